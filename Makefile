@@ -1,0 +1,88 @@
+# Sealite: every entry point. System packages come from scripts/setup (idempotent,
+# fast when everything is present), so each target starts from a fresh Debian 12 too.
+#
+#   make demo          run the demo inside a private keyring session
+#   make test          test suite against the system SQLCipher 4.x
+#   make test-legacy   same suite against SQLCipher 3.4.1 (SQLite 3.15.2) in a private prefix
+#   make lint          swift format lint (make format rewrites in place)
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.ONESHELL:
+.DEFAULT_GOAL := build
+
+SWIFT ?= swift
+# Arguments for the demo: make demo ARGS='...'
+ARGS ?=
+
+# The legacy leg keeps its own scratch path: SwiftPM caches pkg-config results per
+# scratch path, so sharing .build would mix the two SQLCipher builds.
+LEGACY_PREFIX ?= $(CURDIR)/.build/legacy-sqlcipher
+LEGACY_SCRATCH ?= .build/legacy
+
+# What swift format checks; directories that do not exist yet are skipped.
+FORMAT_PATHS := Package.swift Sources Tests Examples KeyTools Benchmarks
+
+.PHONY: setup build test test-legacy demo lint format clean
+
+setup:
+	scripts/setup
+
+build: setup
+	$(SWIFT) build
+
+test: setup
+	@v=$$(dpkg-query -W -f='$${Version}' libsqlcipher-dev)
+	v=$${v#*:}; v=$${v%-*}; v=$${v%%[+~]*}
+	header="$$(pkg-config --variable=includedir sqlcipher)/sqlcipher/sqlite3.h"
+	sqlite=$$(sed -n 's/^#define SQLITE_VERSION[[:space:]]*"\([^"]*\)".*/\1/p' "$$header")
+	[ -n "$$v" ] && [ -n "$$sqlite" ] || { echo "test: cannot tell the SQLCipher/SQLite versions" >&2; exit 1; }
+	shell=$$(command -v sqlcipher || true)
+	echo "test: primary leg, SQLCipher $$v (SQLite $$sqlite), shell $${shell:-none}"
+	export SEALITE_LEG=primary SEALITE_EXPECT_SQLCIPHER="$$v" SEALITE_EXPECT_SQLITE="$$sqlite" \
+	  SEALITE_SQLCIPHER_SHELL="$$shell"
+	echo "+ scripts/with-keyring $(SWIFT) test"
+	scripts/with-keyring $(SWIFT) test
+
+test-legacy: setup
+	@# PKG_CONFIG_PATH, LD_LIBRARY_PATH, SEALITE_EXPECT_* of the private prefix, as LEGACY_*.
+	legacy_env=$$(scripts/legacy-prefix --print-env "$(LEGACY_PREFIX)")
+	eval "$$(sed 's/^/LEGACY_/' <<<"$$legacy_env")"
+	echo "test-legacy: SQLCipher $$LEGACY_SEALITE_EXPECT_SQLCIPHER (SQLite $$LEGACY_SEALITE_EXPECT_SQLITE) from $(LEGACY_PREFIX)"
+	export PKG_CONFIG_PATH="$$LEGACY_PKG_CONFIG_PATH"
+	echo "+ PKG_CONFIG_PATH=$$PKG_CONFIG_PATH $(SWIFT) build --build-tests --scratch-path $(LEGACY_SCRATCH)"
+	$(SWIFT) build --build-tests --scratch-path "$(LEGACY_SCRATCH)"
+	# The test binary must load the private libsqlcipher.so.0, never the system's .so.1.
+	bin=$$($(SWIFT) build --scratch-path "$(LEGACY_SCRATCH)" --show-bin-path)
+	runners=("$$bin"/*.xctest)
+	[ -e "$${runners[0]}" ] || { echo "test-legacy: no test binary in $$bin" >&2; exit 1; }
+	for runner in "$${runners[@]}"; do
+	  links=$$(LD_LIBRARY_PATH="$$LEGACY_LD_LIBRARY_PATH" ldd "$$runner" | grep libsqlcipher || true)
+	  echo "test-legacy: $${runner##*/} links $$(echo $$links)"
+	  if [[ "$$links" == *libsqlcipher.so.1* ]] ||
+	     [[ "$$links" != *"libsqlcipher.so.0 => $$LEGACY_LD_LIBRARY_PATH/libsqlcipher.so.0 "* ]]; then
+	    echo "test-legacy: $${runner##*/} does not link the legacy libsqlcipher.so.0 from $$LEGACY_LD_LIBRARY_PATH" >&2
+	    exit 1
+	  fi
+	done
+	export SEALITE_LEG=legacy SEALITE_EXPECT_SQLCIPHER="$$LEGACY_SEALITE_EXPECT_SQLCIPHER" \
+	  SEALITE_EXPECT_SQLITE="$$LEGACY_SEALITE_EXPECT_SQLITE" SEALITE_SQLCIPHER_SHELL= \
+	  LD_LIBRARY_PATH="$$LEGACY_LD_LIBRARY_PATH$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}"
+	echo "+ LD_LIBRARY_PATH=$$LD_LIBRARY_PATH scripts/with-keyring $(SWIFT) test --skip-build --scratch-path $(LEGACY_SCRATCH)"
+	scripts/with-keyring $(SWIFT) test --skip-build --scratch-path "$(LEGACY_SCRATCH)"
+
+demo: setup
+	scripts/with-keyring $(SWIFT) run -c debug sealite-demo $(ARGS)
+
+lint:
+	@paths=(); for p in $(FORMAT_PATHS); do [ ! -e "$$p" ] || paths+=("$$p"); done
+	echo "+ $(SWIFT) format lint --strict --parallel --recursive --configuration .swift-format $${paths[*]}"
+	$(SWIFT) format lint --strict --parallel --recursive --configuration .swift-format "$${paths[@]}"
+
+format:
+	@paths=(); for p in $(FORMAT_PATHS); do [ ! -e "$$p" ] || paths+=("$$p"); done
+	echo "+ $(SWIFT) format format --in-place --parallel --recursive --configuration .swift-format $${paths[*]}"
+	$(SWIFT) format format --in-place --parallel --recursive --configuration .swift-format "$${paths[@]}"
+
+clean:
+	rm -rf .build .swiftpm

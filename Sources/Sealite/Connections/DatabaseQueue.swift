@@ -1,0 +1,114 @@
+import Dispatch
+import Foundation
+
+/// A database connection that serializes all accesses: one read or write at a
+/// time, in a file or in memory.
+///
+///     var config = Configuration()
+///     config.key = .passphrase("secret")
+///     let dbQueue = try DatabaseQueue(path: "/path/to/db.sqlite", configuration: config)
+///     try dbQueue.write { db in try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT)") }
+///     let count = try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") }
+///
+/// Opening fails with a clear error when the key does not open the file, the
+/// file is encrypted and no key is given, a key is given for a plaintext file,
+/// or the file is not a database; nothing is written to the file then.
+public final class DatabaseQueue: DatabaseWriter {
+  /// The configuration of the connection.
+  public let configuration: Configuration
+  /// The path of the database file, `:memory:` for an in-memory database.
+  public let path: String
+  let writer: SerializedDatabase
+
+  /// Opens (or creates) the database at `path`.
+  public init(path: String, configuration: Configuration = Configuration()) throws {
+    self.path = path
+    self.configuration = configuration
+    let label = configuration.label ?? "Sealite.DatabaseQueue"
+    writer = try SerializedDatabase(path: path, configuration: configuration, readOnly: false, label: label)
+    if configuration.journalMode == .wal, !configuration.readonly {
+      try writer.sync { db in try db.setJournalModeWAL() }
+    }
+  }
+
+  /// Opens a private in-memory database.
+  public convenience init(configuration: Configuration = Configuration()) throws {
+    try self.init(path: ":memory:", configuration: configuration)
+  }
+
+  /// Closes the connection. Further accesses throw.
+  public func close() throws {
+    try writer.close()
+  }
+
+  public func read<T>(_ value: (Database) throws -> T) throws -> T {
+    try writer.sync { db in try db.readTransaction(value) }
+  }
+
+  public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+    writer.async { db in
+      do {
+        try db.readTransaction { db in value(.success(db)) }
+      } catch {
+        value(.failure(error))
+      }
+    }
+  }
+
+  public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
+    try writer.sync(value)
+  }
+
+  public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+    try writer.sync { db in try db.withoutTransaction(updates) }
+  }
+
+  public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+    try writeWithoutTransaction(updates)
+  }
+
+  public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
+    writer.async(updates)
+  }
+
+  public func asyncBarrierWriteWithoutTransaction(
+    _ updates: @escaping @Sendable (Result<Database, any Error>) -> Void
+  ) {
+    writer.async { db in updates(.success(db)) }
+  }
+
+  /// Runs `updates` with the connection, outside of any transaction (GRDB's name).
+  public func inDatabase<T>(_ updates: (Database) throws -> T) throws -> T {
+    try writer.sync(updates)
+  }
+
+  /// Runs `updates` in a transaction of the given kind.
+  public func inTransaction(
+    _ kind: TransactionKind? = nil, _ updates: (Database) throws -> TransactionCompletion
+  ) throws {
+    try writer.sync { db in try db.inTransaction(kind) { try updates(db) } }
+  }
+
+  /// Re-encrypts the database with a new passphrase.
+  public func changePassphrase(_ passphrase: String) throws {
+    try changeKey(to: .passphrase(passphrase))
+  }
+
+  /// Re-encrypts the database with a new key.
+  public func changeKey(to key: DatabaseKey) throws {
+    try writer.sync { db in try db.changeKey(to: key) }
+  }
+}
+
+extension Database {
+  /// Switches to WAL, and checks SQLite agreed (an in-memory database can not).
+  func setJournalModeWAL() throws {
+    let mode = try String.fetchOne(self, sql: "PRAGMA journal_mode = WAL")
+    guard mode?.lowercased() == "wal" else {
+      throw DatabaseError(
+        resultCode: .SQLITE_ERROR, message: "could not enable WAL mode (journal mode is \(mode ?? "unknown"))"
+      )
+    }
+    try execute(sql: "PRAGMA synchronous = NORMAL")
+  }
+}

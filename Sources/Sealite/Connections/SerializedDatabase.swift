@@ -1,0 +1,68 @@
+import Dispatch
+import Foundation
+
+/// One connection and the serial dispatch queue that owns it: every use of the
+/// connection happens on that queue.
+// Sendable: the only mutable state, `database`, is touched on `queue` alone
+// (init and deinit aside, when no other reference exists).
+final class SerializedDatabase: @unchecked Sendable {
+  private let database: Database
+  let queue: DispatchQueue
+  private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+  init(path: String, configuration: Configuration, readOnly: Bool, label: String) throws {
+    queue = DispatchQueue(label: label)
+    database = try Database(path: path, description: label, configuration: configuration, readOnly: readOnly)
+    try database.setUp()
+    queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+  }
+
+  deinit {
+    // Close on the owning queue unless this is the last reference released from it.
+    if isOnQueue {
+      closeConnection()
+    } else {
+      queue.sync { closeConnection() }
+    }
+  }
+
+  /// Closes the connection, after the work already queued. Later accesses get a
+  /// closed connection, whose every statement throws.
+  func close() throws {
+    guard !isOnQueue else {
+      throw DatabaseError.misuse("a database can not be closed from inside one of its own accesses")
+    }
+    queue.sync { closeConnection() }
+  }
+
+  private func closeConnection() {
+    guard database.sqliteConnection != nil else { return }
+    if SQLiteFeatures.linked.supports(.optimizePragma), !database.isReadOnlyConnection {
+      database.withAccess { db in try? db.execute(sql: "PRAGMA optimize") }
+    }
+    database.close()
+  }
+
+  var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) }
+
+  /// Runs `body` with the connection, blocking until the queue is free.
+  func sync<T>(_ body: (Database) throws -> T) throws -> T {
+    guard !isOnQueue else {
+      throw DatabaseError.misuse(
+        "database access is not reentrant: do not call read/write from inside another read/write of the same "
+          + "queue or pool")
+    }
+    return try queue.sync { try database.withAccess(body) }
+  }
+
+  /// Runs `body` with the connection when already on its queue.
+  func reentrantSync<T>(_ body: (Database) throws -> T) throws -> T {
+    if isOnQueue { return try body(database) }
+    return try queue.sync { try database.withAccess(body) }
+  }
+
+  /// Runs `body` with the connection later, on its queue.
+  func async(_ body: @escaping @Sendable (Database) -> Void) {
+    queue.async { [self] in database.withAccess(body) }
+  }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// How a connection waits when another connection holds a lock.
+public enum BusyMode: Sendable {
+  /// Fail at once with `SQLITE_BUSY`.
+  case immediateError
+  /// Retry for up to this many seconds (SQLite's busy timeout: it sleeps, never spins).
+  case timeout(TimeInterval)
+}
+
+/// The journal mode of a ``DatabaseQueue``. A ``DatabasePool`` always uses WAL.
+public enum JournalModeConfiguration: Sendable, Equatable {
+  /// Leave SQLite's default (a rollback journal, or whatever the file already uses).
+  case `default`
+  /// Write-ahead logging.
+  case wal
+}
+
+/// The kind of an SQLite transaction.
+public enum TransactionKind: String, Sendable {
+  /// Locks are taken at the first read or write.
+  case deferred = "DEFERRED"
+  /// A write lock is taken at once.
+  case immediate = "IMMEDIATE"
+  /// An exclusive lock is taken at once.
+  case exclusive = "EXCLUSIVE"
+}
+
+/// What to do at the end of ``Database/inTransaction(_:_:)`` and
+/// ``Database/inSavepoint(_:)``.
+public enum TransactionCompletion: Sendable {
+  /// Commit (or release the savepoint).
+  case commit
+  /// Roll back.
+  case rollback
+}
+
+/// The settings of a ``DatabaseQueue`` or ``DatabasePool`` and of each of their
+/// connections.
+///
+///     var config = Configuration()
+///     config.key = .passphrase("secret")
+///     config.foreignKeysEnabled = true
+///     let dbQueue = try DatabaseQueue(path: path, configuration: config)
+public struct Configuration: Sendable {
+  /// Whether foreign keys are enforced. Default true.
+  public var foreignKeysEnabled = true
+  /// Whether connections are read-only. Default false.
+  public var readonly = false
+  /// A label for the connections' dispatch queues and error messages.
+  public var label: String?
+  /// How connections wait for locks. Default `.immediateError`, as in GRDB;
+  /// apps with several writer processes should set a timeout.
+  public var busyMode: BusyMode = .immediateError
+  /// The maximum number of reader connections of a ``DatabasePool``. Default 5.
+  public var maximumReaderCount = 5
+  /// The journal mode of a ``DatabaseQueue``.
+  public var journalMode: JournalModeConfiguration = .default
+  /// Whether statement arguments appear in error descriptions and traced SQL.
+  /// Default false: arguments may hold personal or secret data.
+  public var publicStatementArguments = false
+  /// The kind of the transactions opened by `write` and `inTransaction()`.
+  /// Default `.immediate`: the write lock is taken at once, so that two writers
+  /// (threads or processes) never deadlock upgrading a read lock.
+  public var defaultTransactionKind: TransactionKind = .immediate
+  /// Whether a `writeWithoutTransaction` may leave a transaction open. Default
+  /// false: such a transaction is rolled back and an error is thrown.
+  public var allowsUnsafeTransactions = false
+  /// The encryption key applied to every connection, or nil for none (or for a
+  /// key applied in ``prepareDatabase(_:)`` with ``Database/usePassphrase(_:)-(String)``).
+  public var key: DatabaseKey?
+  /// SQLCipher settings applied after the key, before the first read.
+  public var cipher = CipherConfiguration()
+  /// The page cache size of each connection, in KiB (negative, as SQLite
+  /// expects for `PRAGMA cache_size`), or nil for SQLite's default.
+  public var pageCacheSize: Int?
+
+  var preparations: [@Sendable (Database) throws -> Void] = []
+  /// The key set by a key change: it wins over ``key`` and over keys given in
+  /// ``prepareDatabase(_:)``, so that connections opened later use it.
+  var rekeyedKey: DatabaseKey?
+
+  /// Creates the default configuration.
+  public init() {}
+
+  /// Adds a function run on each new connection, before it is used: the place
+  /// for `db.usePassphrase(_:)`, custom functions or pragmas.
+  public mutating func prepareDatabase(_ setup: @escaping @Sendable (Database) throws -> Void) {
+    preparations.append(setup)
+  }
+}

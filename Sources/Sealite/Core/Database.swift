@@ -1,0 +1,245 @@
+import CSQLCipher
+import Foundation
+
+/// An SQLite connection, lent to the closures of a ``DatabaseQueue`` or a
+/// ``DatabasePool``:
+///
+///     try dbQueue.write { db in
+///       try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+///       print(db.lastInsertedRowID)
+///     }
+///
+/// A `Database` is not thread-safe and must not escape the closure it is given
+/// to: statements and cursors refuse to run once that closure has returned.
+public final class Database {
+  /// The raw SQLite connection, for code that calls the C API directly.
+  public private(set) var sqliteConnection: SQLiteConnection?
+  /// The configuration this connection was opened with.
+  public let configuration: Configuration
+  /// The path of the database file (`:memory:` for an in-memory database).
+  public let path: String
+  /// A description of the connection, for error messages and debugging.
+  public let description: String
+
+  var statementCache: [String: Statement] = [:]
+  var currentAccess: DatabaseAccess?
+  /// True once a key was given to SQLCipher (configuration or `usePassphrase`).
+  var isKeyed = false
+  var tracer: Tracer?
+  let isReadOnlyConnection: Bool
+
+  /// Opens a connection. The connection is not usable until ``setUp()`` ran.
+  init(path: String, description: String, configuration: Configuration, readOnly: Bool) throws {
+    self.path = path
+    self.description = description
+    self.configuration = configuration
+    self.isReadOnlyConnection = readOnly || configuration.readonly
+    var connection: SQLiteConnection?
+    let flags =
+      (isReadOnlyConnection ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+      | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+    let code = sqlite3_open_v2(path, &connection, flags, nil)
+    guard code == SQLITE_OK, let connection else {
+      let error = DatabaseError.fromConnection(connection, code: code)
+      sqlite3_close_v2(connection)
+      throw DatabaseError(
+        resultCode: error.extendedResultCode,
+        message: "could not open database at \(path): \(error.message ?? "unknown error")")
+    }
+    sqliteConnection = connection
+    sqlite3_extended_result_codes(connection, 1)
+  }
+
+  deinit {
+    close()
+  }
+
+  /// Closes the connection. Statements still held elsewhere keep SQLite's
+  /// connection alive until they are released (`sqlite3_close_v2`).
+  func close() {
+    guard let connection = sqliteConnection else { return }
+    statementCache.removeAll()
+    tracer = nil
+    sqlite3_trace_v2(connection, 0, nil, nil)
+    sqlite3_close_v2(connection)
+    sqliteConnection = nil
+  }
+
+  var connection: SQLiteConnection {
+    get throws {
+      guard let sqliteConnection else { throw DatabaseError.misuse("the database connection is closed") }
+      return sqliteConnection
+    }
+  }
+
+  // MARK: - Access
+
+  /// Runs `body` as a database access: statements and cursors made inside are
+  /// valid until it returns.
+  func withAccess<T>(_ body: (Database) throws -> T) rethrows -> T {
+    let access = DatabaseAccess()
+    let previous = currentAccess
+    currentAccess = access
+    defer {
+      access.isValid = false
+      currentAccess = previous
+      if previous == nil { resetBusyStatements() }
+    }
+    return try body(self)
+  }
+
+  func requireAccess(sql: String?) throws -> DatabaseAccess {
+    guard let currentAccess else {
+      throw DatabaseError.misuse("the database was used outside of its access closure", sql: sql)
+    }
+    return currentAccess
+  }
+
+  /// Resets statements a cursor left half-iterated, so that they release their
+  /// read locks when the access that used them ends.
+  private func resetBusyStatements() {
+    guard let connection = sqliteConnection else { return }
+    var statement = sqlite3_next_stmt(connection, nil)
+    while let current = statement {
+      if sqlite3_stmt_busy(current) != 0 { sqlite3_reset(current) }
+      statement = sqlite3_next_stmt(connection, current)
+    }
+  }
+
+  func willExecute(_ statement: Statement) throws {
+    _ = try requireAccess(sql: statement.sql)
+  }
+
+  func didExecute(_ statement: Statement) {}
+
+  // MARK: - Statements
+
+  /// Compiles one SQL statement. Throws if `sql` holds several statements (use
+  /// ``execute(sql:arguments:)`` for those).
+  public func makeStatement(sql: String) throws -> Statement {
+    let connection = try self.connection
+    _ = try requireAccess(sql: sql)
+    return try sql.withCString { cSQL in
+      var sqliteStatement: SQLiteStatement?
+      var tail: UnsafePointer<CChar>?
+      let code = sqlite3_prepare_v2(connection, cSQL, -1, &sqliteStatement, &tail)
+      guard code == SQLITE_OK else {
+        throw DatabaseError.fromConnection(
+          connection, code: code, sql: sql, publicStatementArguments: configuration.publicStatementArguments)
+      }
+      guard let sqliteStatement else {
+        throw DatabaseError.misuse("no SQL statement found", sql: sql)
+      }
+      let statement = Statement(database: self, sql: Database.trimmed(sql), sqliteStatement: sqliteStatement)
+      if let tail, try Database.hasStatement(connection, tail) {
+        throw DatabaseError.misuse(
+          "multiple statements found: use execute(sql:arguments:) to run several statements", sql: sql)
+      }
+      return statement
+    }
+  }
+
+  /// Returns a compiled statement from this connection's cache, compiling it the
+  /// first time. Cached statements are reused: do not iterate one with two
+  /// cursors at once.
+  public func cachedStatement(sql: String) throws -> Statement {
+    if let statement = statementCache[sql] { return statement }
+    let statement = try makeStatement(sql: sql)
+    statementCache[sql] = statement
+    return statement
+  }
+
+  /// The statement used by `fetch…(db, sql:)`: the cached one, unless a cursor
+  /// is already iterating it.
+  func fetchStatement(sql: String) throws -> Statement {
+    if let statement = statementCache[sql] {
+      if sqlite3_stmt_busy(statement.sqliteStatement) == 0 { return statement }
+      return try makeStatement(sql: sql)
+    }
+    return try cachedStatement(sql: sql)
+  }
+
+  private static func hasStatement(_ connection: SQLiteConnection, _ sql: UnsafePointer<CChar>) throws -> Bool
+  {
+    var cursor = sql
+    while cursor.pointee != 0 {
+      var statement: SQLiteStatement?
+      var tail: UnsafePointer<CChar>?
+      let code = sqlite3_prepare_v2(connection, cursor, -1, &statement, &tail)
+      if code != SQLITE_OK { return true }
+      if let statement {
+        sqlite3_finalize(statement)
+        return true
+      }
+      guard let tail, tail != cursor else { return false }
+      cursor = tail
+    }
+    return false
+  }
+
+  static func trimmed(_ sql: String) -> String {
+    sql.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ";")))
+  }
+
+  /// Runs one or several SQL statements, separated by semicolons. Positional
+  /// arguments are consumed in order by the statements; named arguments are
+  /// shared. All arguments must be used.
+  public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
+    let connection = try self.connection
+    _ = try requireAccess(sql: sql)
+    var consumer = ArgumentConsumer(arguments)
+    try sql.withCString { cSQL in
+      var cursor = cSQL
+      while cursor.pointee != 0 {
+        var sqliteStatement: SQLiteStatement?
+        var tail: UnsafePointer<CChar>?
+        let code = sqlite3_prepare_v2(connection, cursor, -1, &sqliteStatement, &tail)
+        guard code == SQLITE_OK else {
+          throw DatabaseError.fromConnection(
+            connection, code: code, sql: Database.trimmed(String(cString: cursor)),
+            publicStatementArguments: configuration.publicStatementArguments)
+        }
+        guard let sqliteStatement else { break }
+        let statementSQL = Database.trimmed(String(cString: sqlite3_sql(sqliteStatement)))
+        let statement = Statement(database: self, sql: statementSQL, sqliteStatement: sqliteStatement)
+        let values = try consumer.values(for: statement)
+        try statement.bind(values, arguments: arguments)
+        try statement.execute()
+        guard let tail else { break }
+        cursor = tail
+      }
+    }
+    try consumer.checkFullyConsumed(statement: nil)
+  }
+
+  // MARK: - Connection state
+
+  /// The rowid of the last successful INSERT on this connection.
+  public var lastInsertedRowID: Int64 {
+    sqliteConnection.map { sqlite3_last_insert_rowid($0) } ?? 0
+  }
+
+  /// The number of rows changed by the last INSERT, UPDATE or DELETE.
+  public var changesCount: Int {
+    sqliteConnection.map { Int(sqlite3_changes($0)) } ?? 0
+  }
+
+  /// The number of rows changed since the connection was opened.
+  public var totalChangesCount: Int {
+    sqliteConnection.map { Int(sqlite3_total_changes($0)) } ?? 0
+  }
+
+  /// True if a transaction is open (by Sealite or by explicit SQL).
+  public var isInsideTransaction: Bool {
+    sqliteConnection.map { sqlite3_get_autocommit($0) == 0 } ?? false
+  }
+
+  /// True if the connection can not write.
+  public var isReadOnly: Bool { isReadOnlyConnection }
+}
+
+/// The lifetime of one database access closure: cursors keep it and refuse to
+/// step once it is over.
+final class DatabaseAccess {
+  var isValid = true
+}

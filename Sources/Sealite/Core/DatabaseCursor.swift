@@ -1,0 +1,123 @@
+import CSQLCipher
+
+/// The stepping shared by every cursor over a statement: it checks that the
+/// database access closure that made the cursor is still running, steps, and
+/// resets the statement when done.
+struct StatementStepper {
+  let statement: Statement
+  let sqliteStatement: SQLiteStatement
+  let access: DatabaseAccess
+  private(set) var isDone = false
+
+  init(statement: Statement, arguments: StatementArguments?) throws {
+    guard let database = statement.database else {
+      throw DatabaseError.misuse("the database of this statement is closed", sql: statement.sql)
+    }
+    if let arguments { try statement.setArguments(arguments) }
+    try database.willExecute(statement)
+    self.statement = statement
+    self.sqliteStatement = statement.sqliteStatement
+    self.access = try database.requireAccess(sql: statement.sql)
+    sqlite3_reset(sqliteStatement)
+  }
+
+  /// Steps once: true when a row is available.
+  @inline(__always)
+  mutating func step() throws -> Bool {
+    if isDone { return false }
+    guard access.isValid else {
+      isDone = true
+      throw DatabaseError.misuse(
+        "a cursor was used outside of the database access closure that created it", sql: statement.sql)
+    }
+    switch sqlite3_step(sqliteStatement) {
+    case SQLITE_ROW:
+      return true
+    case SQLITE_DONE:
+      isDone = true
+      sqlite3_reset(sqliteStatement)
+      return false
+    case let code:
+      isDone = true
+      let error = statement.makeError(code: code)
+      sqlite3_reset(sqliteStatement)
+      throw error
+    }
+  }
+
+  func finish() {
+    if !isDone && access.isValid { sqlite3_reset(sqliteStatement) }
+  }
+}
+
+/// A cursor over the rows of a statement. The same ``Row`` instance is
+/// returned at each step and reads the current row: ``Row/copy()`` keeps one.
+public final class RowCursor: Cursor {
+  /// The statement being iterated.
+  public let statement: Statement
+  private var stepper: StatementStepper
+  private let row: Row
+
+  init(statement: Statement, arguments: StatementArguments? = nil) throws {
+    self.statement = statement
+    stepper = try StatementStepper(statement: statement, arguments: arguments)
+    row = Row(statement: statement)
+  }
+
+  deinit { stepper.finish() }
+
+  public func next() throws -> Row? {
+    try stepper.step() ? row : nil
+  }
+}
+
+/// A cursor over the values of the first column of a statement.
+public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Cursor {
+  /// The statement being iterated.
+  public let statement: Statement
+  private var stepper: StatementStepper
+
+  init(statement: Statement, arguments: StatementArguments? = nil) throws {
+    self.statement = statement
+    stepper = try StatementStepper(statement: statement, arguments: arguments)
+  }
+
+  deinit { stepper.finish() }
+
+  public func next() throws -> Value? {
+    guard try stepper.step() else { return nil }
+    let dbValue = readDatabaseValue(stepper.sqliteStatement, 0)
+    guard let value = Value.fromDatabaseValue(dbValue) else {
+      throw Row(statement: statement).mismatch(Value.self, atIndex: 0)
+    }
+    return value
+  }
+}
+
+/// A cursor over the values of the first column of a statement, read straight
+/// from SQLite without an intermediate ``DatabaseValue``.
+public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>:
+  Cursor
+{
+  /// The statement being iterated.
+  public let statement: Statement
+  private var stepper: StatementStepper
+
+  init(statement: Statement, arguments: StatementArguments? = nil) throws {
+    self.statement = statement
+    stepper = try StatementStepper(statement: statement, arguments: arguments)
+  }
+
+  deinit { stepper.finish() }
+
+  public func next() throws -> Value? {
+    guard try stepper.step() else { return nil }
+    let sqliteStatement = stepper.sqliteStatement
+    if sqlite3_column_type(sqliteStatement, 0) != SQLITE_NULL,
+      let value = Value(sqliteStatement: sqliteStatement, index: 0)
+    {
+      return value
+    }
+    throw Row(statement: statement).mismatch(Value.self, atIndex: 0)
+  }
+}

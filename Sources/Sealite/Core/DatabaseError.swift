@@ -1,0 +1,113 @@
+import CSQLCipher
+
+/// An error thrown by SQLite, or by Sealite where it guards SQLite's rules.
+///
+/// Its description names what happened, the statement that failed and, only when
+/// ``Configuration/publicStatementArguments`` is on, the statement arguments
+/// (arguments may hold personal or secret data). Keying statements are always
+/// redacted.
+public struct DatabaseError: Error, Sendable, CustomStringConvertible {
+  /// The extended result code (see https://www.sqlite.org/rescode.html#extrc).
+  public let extendedResultCode: ResultCode
+  /// A message that says what went wrong.
+  public let message: String?
+  /// The SQL of the failed statement, redacted if it was a keying statement.
+  public let sql: String?
+  /// The arguments of the failed statement. Present in the error, but only
+  /// printed in ``description`` with ``Configuration/publicStatementArguments``.
+  public let arguments: StatementArguments?
+  let publicStatementArguments: Bool
+
+  /// The primary result code.
+  public var resultCode: ResultCode { extendedResultCode.primaryResultCode }
+
+  /// Creates an error.
+  public init(
+    resultCode: ResultCode = .SQLITE_ERROR,
+    message: String? = nil,
+    sql: String? = nil,
+    arguments: StatementArguments? = nil
+  ) {
+    self.init(
+      resultCode: resultCode, message: message, sql: sql, arguments: arguments,
+      publicStatementArguments: false)
+  }
+
+  init(
+    resultCode: ResultCode, message: String?, sql: String?, arguments: StatementArguments?,
+    publicStatementArguments: Bool
+  ) {
+    self.extendedResultCode = resultCode
+    self.message = message
+    if let sql, KeyingStatementRedaction.isKeyingStatement(sql) {
+      self.sql = KeyingStatementRedaction.redacted
+      self.arguments = nil
+    } else {
+      self.sql = sql
+      self.arguments = (arguments?.isEmpty ?? true) ? nil : arguments
+    }
+    self.publicStatementArguments = publicStatementArguments
+  }
+
+  public var description: String {
+    var text = "SQLite error \(resultCode.rawValue)"
+    if let message { text += ": \(message)" }
+    if let sql { text += " - while executing `\(sql)`" }
+    if let arguments {
+      text += publicStatementArguments ? " with arguments \(arguments)" : " with arguments <hidden>"
+    }
+    return text
+  }
+
+  /// Builds the error SQLite reports for a connection.
+  static func fromConnection(
+    _ connection: SQLiteConnection?, code: CInt, sql: String? = nil, arguments: StatementArguments? = nil,
+    publicStatementArguments: Bool = false
+  ) -> DatabaseError {
+    let message: String
+    if let connection, let cMessage = sqlite3_errmsg(connection) {
+      message = String(cString: cMessage)
+    } else {
+      message = String(cString: sqlite3_errstr(code))
+    }
+    let extended = connection.map { sqlite3_extended_errcode($0) } ?? code
+    let finalCode = (extended & 0xFF) == (code & 0xFF) ? extended : code
+    return DatabaseError(
+      resultCode: ResultCode(rawValue: finalCode), message: message, sql: sql, arguments: arguments,
+      publicStatementArguments: publicStatementArguments)
+  }
+
+  /// A misuse of the API that SQLite would not catch, or would catch too late.
+  static func misuse(_ message: String, sql: String? = nil) -> DatabaseError {
+    DatabaseError(resultCode: .SQLITE_MISUSE, message: message, sql: sql)
+  }
+}
+
+extension DatabaseError: Equatable {
+  public static func == (lhs: DatabaseError, rhs: DatabaseError) -> Bool {
+    lhs.extendedResultCode == rhs.extendedResultCode && lhs.message == rhs.message && lhs.sql == rhs.sql
+  }
+}
+
+/// Recognizes statements that carry key material, so that no trace, error or
+/// description ever prints them.
+enum KeyingStatementRedaction {
+  static let redacted = "<redacted keying statement>"
+
+  static func isKeyingStatement(_ sql: String) -> Bool {
+    let words = sql.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
+    guard let first = words.first else { return false }
+    if first == "pragma" {
+      let keyPragmas: Set<Substring> = ["key", "rekey", "hexkey", "hexrekey", "textkey", "textrekey"]
+      // `PRAGMA key`, or `PRAGMA schema.key`.
+      return words.dropFirst().prefix(2).contains(where: { keyPragmas.contains($0) })
+    }
+    if first == "attach" { return words.contains("key") }
+    // sqlite3_exec'd internals and user SQL that smuggles a key through a
+    // function call (e.g. SELECT sqlcipher_export(...)) carry no key, but any
+    // statement naming a key pragma after a semicolon is redacted too.
+    return sql.range(
+      of: #";\s*pragma\s+(\w+\.)?(hex|text)?(re)?key\b"#, options: [.regularExpression, .caseInsensitive])
+      != nil
+  }
+}

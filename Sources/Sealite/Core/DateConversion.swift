@@ -1,0 +1,141 @@
+import Foundation
+
+extension Date: DatabaseValueConvertible {
+  /// Dates are stored as UTC text `yyyy-MM-dd HH:mm:ss.SSS`, GRDB's format, which
+  /// sorts chronologically and works with SQLite's date functions.
+  public var databaseValue: DatabaseValue {
+    DatabaseValue(storage: .string(DatabaseDateFormat.format(self)))
+  }
+
+  /// Reads texts in SQLite's date formats (`yyyy-MM-dd`, `yyyy-MM-dd HH:mm`,
+  /// `yyyy-MM-dd HH:mm:ss`, `yyyy-MM-dd HH:mm:ss.SSS`, with `T` or space, and an
+  /// optional `Z` or `±HH:mm` offset; UTC without one) and numbers as Unix
+  /// timestamps (seconds since 1970).
+  public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Date? {
+    switch dbValue.storage {
+    case .int64(let value): return Date(timeIntervalSince1970: TimeInterval(value))
+    case .double(let value): return Date(timeIntervalSince1970: value)
+    case .string(let string): return DatabaseDateFormat.parse(string)
+    default: return nil
+    }
+  }
+}
+
+/// A hand-written formatter and parser: DateFormatter is slow and locale-bound.
+enum DatabaseDateFormat {
+  static func format(_ date: Date) -> String {
+    let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
+    var milliseconds = Int64(totalMilliseconds)
+    let days = milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds - 86_399_999) / 86_400_000
+    milliseconds -= days * 86_400_000
+    let (year, month, day) = civilFromDays(days)
+    let hour = milliseconds / 3_600_000
+    let minute = (milliseconds / 60_000) % 60
+    let second = (milliseconds / 1000) % 60
+    let millisecond = milliseconds % 1000
+    func pad(_ value: Int64, _ width: Int) -> String {
+      let digits = String(value)
+      return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+    return
+      "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2)) \(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millisecond, 3))"
+  }
+
+  static func parse(_ string: String) -> Date? {
+    var scanner = ByteScanner(Array(string.utf8))
+    guard let year = scanner.digits(4), scanner.skip(UInt8(ascii: "-")),
+      let month = scanner.digits(2), scanner.skip(UInt8(ascii: "-")),
+      let day = scanner.digits(2), (1...12).contains(month), (1...31).contains(day)
+    else { return nil }
+    var seconds = Double(daysFromCivil(year, month, day)) * 86_400
+    if scanner.atEnd { return Date(timeIntervalSince1970: seconds) }
+    guard scanner.skip(UInt8(ascii: " ")) || scanner.skip(UInt8(ascii: "T")),
+      let hour = scanner.digits(2), scanner.skip(UInt8(ascii: ":")), let minute = scanner.digits(2),
+      hour < 24, minute < 60
+    else { return nil }
+    seconds += Double(hour * 3600 + minute * 60)
+    if scanner.skip(UInt8(ascii: ":")) {
+      guard let second = scanner.digits(2), second < 60 else { return nil }
+      seconds += Double(second)
+      if scanner.skip(UInt8(ascii: ".")) {
+        var scale = 0.1
+        var fraction = 0.0
+        var count = 0
+        while let digit = scanner.digit() {
+          fraction += Double(digit) * scale
+          scale /= 10
+          count += 1
+        }
+        guard count > 0 else { return nil }
+        seconds += fraction
+      }
+    }
+    if scanner.atEnd { return Date(timeIntervalSince1970: seconds) }
+    if scanner.skip(UInt8(ascii: "Z")) {
+      return scanner.atEnd ? Date(timeIntervalSince1970: seconds) : nil
+    }
+    let sign: Double
+    if scanner.skip(UInt8(ascii: "+")) {
+      sign = 1
+    } else if scanner.skip(UInt8(ascii: "-")) {
+      sign = -1
+    } else {
+      return nil
+    }
+    guard let offsetHours = scanner.digits(2) else { return nil }
+    _ = scanner.skip(UInt8(ascii: ":"))
+    let offsetMinutes = scanner.digits(2) ?? 0
+    guard scanner.atEnd else { return nil }
+    seconds -= sign * Double(offsetHours * 3600 + offsetMinutes * 60)
+    return Date(timeIntervalSince1970: seconds)
+  }
+
+  // Days since 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's algorithm).
+  static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int64 {
+    let y = Int64(month <= 2 ? year - 1 : year)
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let m = Int64(month)
+    let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+
+  static func civilFromDays(_ days: Int64) -> (Int64, Int64, Int64) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let day = doy - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+    return (year, month, day)
+  }
+}
+
+struct ByteScanner {
+  let bytes: [UInt8]
+  var position = 0
+  init(_ bytes: [UInt8]) { self.bytes = bytes }
+  var atEnd: Bool { position == bytes.count }
+  mutating func skip(_ byte: UInt8) -> Bool {
+    guard position < bytes.count, bytes[position] == byte else { return false }
+    position += 1
+    return true
+  }
+  mutating func digit() -> Int? {
+    guard position < bytes.count, (48...57).contains(bytes[position]) else { return nil }
+    defer { position += 1 }
+    return Int(bytes[position] - 48)
+  }
+  mutating func digits(_ count: Int) -> Int? {
+    var value = 0
+    for _ in 0..<count {
+      guard let digit = digit() else { return nil }
+      value = value * 10 + digit
+    }
+    return value
+  }
+}

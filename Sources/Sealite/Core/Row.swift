@@ -1,0 +1,336 @@
+import CSQLCipher
+
+/// A database row: an ordered list of (column name, value) pairs.
+///
+///     let row = try Row.fetchOne(db, sql: "SELECT id, name FROM player")!
+///     let id: Int64 = row["id"]          // by column name, case-insensitive
+///     let name: String = row[1]          // by index
+///     let score: Int? = row["score"]     // nil for NULL or a missing column
+///     let bonus = try row.decode(Int.self, forColumn: "bonus")  // throws
+///
+/// Rows handed out by a cursor are reused from one step to the next and read
+/// the current statement row: call ``copy()`` to keep one.
+///
+/// The non-throwing subscripts stop the program when a value can not be
+/// converted, as GRDB's do; the `decode` methods throw a ``RowDecodingError``
+/// instead.
+// Sendable: a copied row (the only kind that should ever leave a database access
+// closure) is immutable. A statement-backed row reads a live statement; cursors
+// never let it escape their closure, and `copy()` is the documented way out.
+public final class Row: @unchecked Sendable {
+  enum Storage {
+    case statement(Statement)
+    case values(ContiguousArray<DatabaseValue>)
+  }
+
+  let layout: RowLayout
+  let storage: Storage
+
+  init(statement: Statement) {
+    layout = statement.layout
+    storage = .statement(statement)
+  }
+
+  init(layout: RowLayout, values: ContiguousArray<DatabaseValue>) {
+    self.layout = layout
+    storage = .values(values)
+  }
+
+  /// Creates an empty row.
+  public convenience init() {
+    self.init(layout: RowLayout(names: []), values: [])
+  }
+
+  /// Creates a row from a dictionary. Columns are ordered by name.
+  public convenience init(_ dictionary: [String: (any DatabaseValueConvertible)?]) {
+    let pairs = dictionary.sorted { $0.key < $1.key }
+    self.init(
+      layout: RowLayout(names: pairs.map(\.key)),
+      values: ContiguousArray(pairs.map { $0.value?.databaseValue ?? .null }))
+  }
+
+  /// The number of columns.
+  public var count: Int { layout.names.count }
+
+  /// The column names, in order.
+  public var columnNames: [String] { layout.names }
+
+  /// The values, in order.
+  public var databaseValues: [DatabaseValue] { (0..<count).map { databaseValue(atUncheckedIndex: $0) } }
+
+  /// True if the row contains at least one NULL value.
+  public var hasNull: Bool { (0..<count).contains { databaseValue(atUncheckedIndex: $0).isNull } }
+
+  /// True if a column has this name (case-insensitive).
+  public func hasColumn(_ columnName: String) -> Bool { layout.index(of: columnName) != nil }
+
+  /// The index of the leftmost column with this name (case-insensitive).
+  public func index(forColumn columnName: String) -> Int? { layout.index(of: columnName) }
+
+  /// An immutable copy of the row, safe to keep after a cursor moved on.
+  public func copy() -> Row {
+    switch storage {
+    case .values: return self
+    case .statement(let statement):
+      var values = ContiguousArray<DatabaseValue>()
+      values.reserveCapacity(count)
+      for index in 0..<CInt(count) { values.append(readDatabaseValue(statement.sqliteStatement, index)) }
+      return Row(layout: layout, values: values)
+    }
+  }
+
+  @inline(__always)
+  func databaseValue(atUncheckedIndex index: Int) -> DatabaseValue {
+    switch storage {
+    case .values(let values): return values[index]
+    case .statement(let statement): return readDatabaseValue(statement.sqliteStatement, CInt(index))
+    }
+  }
+
+  @inline(__always)
+  func isNull(atUncheckedIndex index: Int) -> Bool {
+    switch storage {
+    case .values(let values): return values[index].isNull
+    case .statement(let statement):
+      return sqlite3_column_type(statement.sqliteStatement, CInt(index)) == SQLITE_NULL
+    }
+  }
+
+  var statementSQL: String? {
+    if case .statement(let statement) = storage { return statement.sql }
+    return nil
+  }
+
+  func checkedIndex(_ index: Int) throws -> Int {
+    guard index >= 0, index < count else {
+      throw RowDecodingError(kind: .indexOutOfRange(index), column: nil, row: description, sql: statementSQL)
+    }
+    return index
+  }
+
+  func checkedIndex(forColumn columnName: String) throws -> Int {
+    guard let index = layout.index(of: columnName) else {
+      throw RowDecodingError(
+        kind: .columnNotFound(columnName), column: columnName, row: description, sql: statementSQL)
+    }
+    return index
+  }
+
+  func mismatch(_ type: Any.Type, atIndex index: Int) -> RowDecodingError {
+    RowDecodingError(
+      kind: .valueMismatch(type: String(describing: type), value: databaseValue(atUncheckedIndex: index)),
+      column: layout.names[index], row: description, sql: statementSQL)
+  }
+}
+
+// MARK: - Throwing decoding
+
+extension Row {
+  /// The value at `index`, converted to `Value`; throws if the index is out of
+  /// range or the value can not be converted (NULL included, unless `Value` is
+  /// optional).
+  public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, atIndex index: Int)
+    throws -> Value
+  {
+    let index = try checkedIndex(index)
+    guard let value = Value.fromDatabaseValue(databaseValue(atUncheckedIndex: index)) else {
+      throw mismatch(Value.self, atIndex: index)
+    }
+    return value
+  }
+
+  /// The value at `index`, read straight from the statement when possible.
+  @inline(__always)
+  public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+    _ type: Value.Type = Value.self, atIndex index: Int
+  ) throws -> Value {
+    let index = try checkedIndex(index)
+    switch storage {
+    case .statement(let statement):
+      let sqliteStatement = statement.sqliteStatement
+      if sqlite3_column_type(sqliteStatement, CInt(index)) != SQLITE_NULL,
+        let value = Value(sqliteStatement: sqliteStatement, index: CInt(index))
+      {
+        return value
+      }
+    case .values(let values):
+      if let value = Value.fromDatabaseValue(values[index]) { return value }
+    }
+    throw mismatch(Value.self, atIndex: index)
+  }
+
+  /// The value at `index`, or nil if it is NULL; throws if the index is out of
+  /// range or the value can not be converted.
+  public func decodeIfPresent<Value: DatabaseValueConvertible>(
+    _ type: Value.Type = Value.self, atIndex index: Int
+  ) throws -> Value? {
+    let index = try checkedIndex(index)
+    let dbValue = databaseValue(atUncheckedIndex: index)
+    if dbValue.isNull { return nil }
+    guard let value = Value.fromDatabaseValue(dbValue) else { throw mismatch(Value.self, atIndex: index) }
+    return value
+  }
+
+  /// The value in the leftmost column named `columnName` (case-insensitive);
+  /// throws if there is no such column or the value can not be converted.
+  public func decode<Value: DatabaseValueConvertible>(
+    _ type: Value.Type = Value.self, forColumn columnName: String
+  ) throws -> Value {
+    try decode(Value.self, atIndex: try checkedIndex(forColumn: columnName))
+  }
+
+  /// The value in the leftmost column named `columnName`, read straight from the
+  /// statement when possible.
+  @inline(__always)
+  public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+    _ type: Value.Type = Value.self, forColumn columnName: String
+  ) throws -> Value {
+    try decode(Value.self, atIndex: try checkedIndex(forColumn: columnName))
+  }
+
+  /// The value in the leftmost column named `columnName`, or nil if the value
+  /// is NULL or there is no such column; throws if it can not be converted.
+  public func decodeIfPresent<Value: DatabaseValueConvertible>(
+    _ type: Value.Type = Value.self, forColumn columnName: String
+  ) throws -> Value? {
+    guard let index = layout.index(of: columnName) else { return nil }
+    return try decodeIfPresent(Value.self, atIndex: index)
+  }
+}
+
+// MARK: - Subscripts
+
+extension Row {
+  /// The value at `index`: nil for NULL, else an `Int64`, `Double`, `String` or `Data`.
+  public subscript(_ index: Int) -> (any DatabaseValueConvertible)? {
+    Row.unwrapStorage(databaseValue(atUncheckedIndex: Row.trap { try checkedIndex(index) }))
+  }
+
+  /// The value of the leftmost column named `columnName`, or nil if the value is
+  /// NULL or there is no such column.
+  public subscript(_ columnName: String) -> (any DatabaseValueConvertible)? {
+    guard let index = layout.index(of: columnName) else { return nil }
+    return Row.unwrapStorage(databaseValue(atUncheckedIndex: index))
+  }
+
+  /// The value at `index`, or nil for NULL.
+  public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value? {
+    Row.trap { try decodeIfPresent(Value.self, atIndex: index) }
+  }
+
+  /// The value at `index`. Stops the program if it can not be converted; use
+  /// ``decode(_:atIndex:)`` to get an error instead.
+  @_disfavoredOverload
+  public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
+    Row.trap { try decode(Value.self, atIndex: index) }
+  }
+
+  /// The value at `index`, read straight from the statement.
+  @_disfavoredOverload
+  public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
+    Row.trap { try decode(Value.self, atIndex: index) }
+  }
+
+  /// The value of the leftmost column named `columnName`, or nil for NULL or a
+  /// missing column.
+  public subscript<Value: DatabaseValueConvertible>(_ columnName: String) -> Value? {
+    Row.trap { try decodeIfPresent(Value.self, forColumn: columnName) }
+  }
+
+  /// The value of the leftmost column named `columnName`. Stops the program if
+  /// there is no such column or the value can not be converted; use
+  /// ``decode(_:forColumn:)`` to get an error instead.
+  @_disfavoredOverload
+  public subscript<Value: DatabaseValueConvertible>(_ columnName: String) -> Value {
+    Row.trap { try decode(Value.self, forColumn: columnName) }
+  }
+
+  /// The value of the leftmost column named `columnName`, read straight from the statement.
+  @_disfavoredOverload
+  public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ columnName: String)
+    -> Value
+  {
+    Row.trap { try decode(Value.self, forColumn: columnName) }
+  }
+
+  static func unwrapStorage(_ dbValue: DatabaseValue) -> (any DatabaseValueConvertible)? {
+    switch dbValue.storage {
+    case .null: return nil
+    case .int64(let value): return value
+    case .double(let value): return value
+    case .string(let value): return value
+    case .blob(let value): return value
+    }
+  }
+
+  /// The non-throwing subscripts follow GRDB: a conversion failure is a
+  /// programmer error that stops the program, with a message that names the
+  /// column, the value and the type.
+  @inline(__always)
+  static func trap<T>(_ body: () throws -> T) -> T {
+    do {
+      return try body()
+    } catch {
+      preconditionFailure("\(error)")
+    }
+  }
+}
+
+// MARK: - Collection of (column name, value) pairs
+
+/// A position in a ``Row``.
+public struct RowIndex: Comparable, Hashable, Sendable {
+  let index: Int
+  public static func < (lhs: RowIndex, rhs: RowIndex) -> Bool { lhs.index < rhs.index }
+}
+
+extension Row: RandomAccessCollection {
+  public var startIndex: RowIndex { RowIndex(index: 0) }
+  public var endIndex: RowIndex { RowIndex(index: count) }
+  public func index(after i: RowIndex) -> RowIndex { RowIndex(index: i.index + 1) }
+  public func index(before i: RowIndex) -> RowIndex { RowIndex(index: i.index - 1) }
+  /// The (column name, value) pair at a position.
+  public subscript(position: RowIndex) -> (String, DatabaseValue) {
+    (layout.names[position.index], databaseValue(atUncheckedIndex: position.index))
+  }
+}
+
+extension Row: ExpressibleByDictionaryLiteral {
+  /// Creates a row from pairs, keeping their order (duplicate names allowed).
+  public convenience init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
+    self.init(
+      layout: RowLayout(names: elements.map(\.0)),
+      values: ContiguousArray(elements.map { $0.1?.databaseValue ?? .null }))
+  }
+}
+
+extension Row: Hashable {
+  /// Rows are equal when they have the same column names (case-sensitive) and
+  /// equal values, in the same order.
+  public static func == (lhs: Row, rhs: Row) -> Bool {
+    if lhs === rhs { return true }
+    guard lhs.layout.names == rhs.layout.names else { return false }
+    for index in 0..<lhs.count
+    where lhs.databaseValue(atUncheckedIndex: index) != rhs.databaseValue(atUncheckedIndex: index) {
+      return false
+    }
+    return true
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(layout.names)
+    for index in 0..<count { hasher.combine(databaseValue(atUncheckedIndex: index)) }
+  }
+}
+
+extension Row: CustomStringConvertible, CustomDebugStringConvertible {
+  /// `[id:1 name:"Arthur" score:NULL]`
+  public var description: String {
+    "["
+      + (0..<count).map { "\(layout.names[$0]):\(databaseValue(atUncheckedIndex: $0))" }.joined(
+        separator: " ")
+      + "]"
+  }
+
+  public var debugDescription: String { description }
+}

@@ -1,0 +1,232 @@
+import CSQLCipher
+
+/// A prepared statement: one SQL statement compiled by SQLite, reusable with
+/// different arguments.
+///
+///     let statement = try db.makeStatement(sql: "INSERT INTO player (name) VALUES (?)")
+///     try statement.execute(arguments: ["Arthur"])
+///     try statement.execute(arguments: ["Barbara"])
+///
+/// A statement belongs to the connection that made it and is used only inside
+/// that connection's access closures.
+public final class Statement {
+  /// The SQL of the statement.
+  public let sql: String
+  /// The underlying SQLite statement, for code that calls the C API directly.
+  public let sqliteStatement: SQLiteStatement
+  weak var database: Database?
+  /// Names of parameters (without `:`, `$` or `@`), nil for `?` parameters.
+  let parameterNames: [String?]
+  /// The column names and their lookup table, shared with every row copied from
+  /// this statement.
+  let layout: RowLayout
+  /// The arguments last bound.
+  public private(set) var arguments = StatementArguments()
+
+  init(database: Database, sql: String, sqliteStatement: SQLiteStatement) {
+    self.database = database
+    self.sql = sql
+    self.sqliteStatement = sqliteStatement
+    let parameterCount = Int(sqlite3_bind_parameter_count(sqliteStatement))
+    parameterNames = (0..<parameterCount).map { index in
+      guard let cName = sqlite3_bind_parameter_name(sqliteStatement, CInt(index + 1)) else { return nil }
+      let name = String(cString: cName)
+      guard let first = name.first, first != "?" else { return nil }
+      return String(name.dropFirst())
+    }
+    let columnCount = Int(sqlite3_column_count(sqliteStatement))
+    layout = RowLayout(
+      names: (0..<columnCount).map { String(cString: sqlite3_column_name(sqliteStatement, CInt($0))) })
+  }
+
+  deinit {
+    sqlite3_finalize(sqliteStatement)
+  }
+
+  /// The number of columns of the rows the statement produces.
+  public var columnCount: Int { layout.names.count }
+
+  /// The names of the columns of the rows the statement produces.
+  public var columnNames: [String] { layout.names }
+
+  /// The index of the leftmost column named `name` (case-insensitive).
+  public func index(ofColumn name: String) -> Int? { layout.index(of: name) }
+
+  /// True if the statement does not write to the database.
+  public var isReadonly: Bool { sqlite3_stmt_readonly(sqliteStatement) != 0 }
+
+  /// Checks that `arguments` fit the statement's parameters, without binding them.
+  public func validateArguments(_ arguments: StatementArguments) throws {
+    var consumer = ArgumentConsumer(arguments)
+    _ = try consumer.values(for: self)
+    try consumer.checkFullyConsumed(statement: self)
+  }
+
+  /// Binds `arguments` after checking that they fit the statement's parameters.
+  public func setArguments(_ arguments: StatementArguments) throws {
+    var consumer = ArgumentConsumer(arguments)
+    let values = try consumer.values(for: self)
+    try consumer.checkFullyConsumed(statement: self)
+    try bind(values, arguments: arguments)
+  }
+
+  /// Binds `arguments` without checking that they fit: missing parameters stay NULL.
+  public func setUncheckedArguments(_ arguments: StatementArguments) {
+    var consumer = ArgumentConsumer(arguments)
+    let values = consumer.uncheckedValues(for: self)
+    try? bind(values, arguments: arguments)
+  }
+
+  func bind(_ values: [DatabaseValue], arguments: StatementArguments) throws {
+    sqlite3_reset(sqliteStatement)
+    sqlite3_clear_bindings(sqliteStatement)
+    for (offset, value) in values.enumerated() {
+      let code = Statement.bind(value, at: CInt(offset + 1), in: sqliteStatement)
+      if code != SQLITE_OK {
+        throw makeError(code: code)
+      }
+    }
+    self.arguments = arguments
+  }
+
+  @inline(__always)
+  static func bind(_ value: DatabaseValue, at index: CInt, in statement: SQLiteStatement) -> CInt {
+    switch value.storage {
+    case .null:
+      return sqlite3_bind_null(statement, index)
+    case .int64(let int):
+      return sqlite3_bind_int64(statement, index, int)
+    case .double(let double):
+      return sqlite3_bind_double(statement, index, double)
+    case .string(let string):
+      return string.utf8.withContiguousStorageIfAvailable { buffer in
+        sqlite3_bind_text(
+          statement, index, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
+          CInt(buffer.count), sqliteTransient)
+      } ?? sqlite3_bind_text(statement, index, string, -1, sqliteTransient)
+    case .blob(let data):
+      if data.isEmpty { return sqlite3_bind_zeroblob(statement, index, 0) }
+      return data.withUnsafeBytes { buffer in
+        sqlite3_bind_blob(statement, index, buffer.baseAddress, CInt(buffer.count), sqliteTransient)
+      }
+    }
+  }
+
+  /// Runs the statement to completion, with new arguments if given.
+  public func execute(arguments: StatementArguments? = nil) throws {
+    if let arguments { try setArguments(arguments) }
+    guard let database else {
+      throw DatabaseError.misuse("the database of this statement is closed", sql: sql)
+    }
+    try database.willExecute(self)
+    sqlite3_reset(sqliteStatement)
+    while true {
+      let code = sqlite3_step(sqliteStatement)
+      if code == SQLITE_DONE { break }
+      if code != SQLITE_ROW {
+        sqlite3_reset(sqliteStatement)
+        throw makeError(code: code)
+      }
+    }
+    sqlite3_reset(sqliteStatement)
+    database.didExecute(self)
+  }
+
+  /// Builds the error for a failed step or bind, with this statement's SQL.
+  func makeError(code: CInt) -> DatabaseError {
+    DatabaseError.fromConnection(
+      sqlite3_db_handle(sqliteStatement), code: code, sql: sql, arguments: arguments,
+      publicStatementArguments: database?.configuration.publicStatementArguments ?? false)
+  }
+}
+
+extension Statement: CustomStringConvertible {
+  public var description: String {
+    KeyingStatementRedaction.isKeyingStatement(sql) ? KeyingStatementRedaction.redacted : sql
+  }
+}
+
+/// SQLite copies bound texts and blobs when given this destructor.
+let sqliteTransient = unsafeBitCast(Int(-1), to: sqlite3_destructor_type.self)
+
+/// Hands out argument values to one or several statements in order: positional
+/// values are consumed left to right, named values by name.
+struct ArgumentConsumer {
+  let arguments: StatementArguments
+  private var positionalIndex = 0
+  private var usedNames: Set<String> = []
+
+  init(_ arguments: StatementArguments) {
+    self.arguments = arguments
+  }
+
+  mutating func values(for statement: Statement) throws -> [DatabaseValue] {
+    if let failure = arguments.conversionFailure {
+      throw DatabaseError.misuse("invalid statement arguments: \(failure)", sql: statement.sql)
+    }
+    var result: [DatabaseValue] = []
+    result.reserveCapacity(statement.parameterNames.count)
+    var missing: [String] = []
+    var missingPositional = 0
+    for name in statement.parameterNames {
+      if let name {
+        if let value = arguments.namedValues[name] {
+          usedNames.insert(name)
+          result.append(value)
+          continue
+        }
+        if arguments.namedValues.isEmpty, positionalIndex < arguments.values.count {
+          result.append(arguments.values[positionalIndex])
+          positionalIndex += 1
+          continue
+        }
+        missing.append(name)
+        result.append(.null)
+      } else if positionalIndex < arguments.values.count {
+        result.append(arguments.values[positionalIndex])
+        positionalIndex += 1
+      } else {
+        missingPositional += 1
+        result.append(.null)
+      }
+    }
+    if !missing.isEmpty {
+      throw DatabaseError.misuse(
+        "missing statement argument(s): \(missing.map { ":" + $0 }.joined(separator: ", "))",
+        sql: statement.sql)
+    }
+    if missingPositional > 0 {
+      throw DatabaseError.misuse(
+        "wrong number of statement arguments: the statement has \(statement.parameterNames.count) parameter(s), "
+          + "\(arguments.values.count) value(s) given",
+        sql: statement.sql)
+    }
+    return result
+  }
+
+  mutating func uncheckedValues(for statement: Statement) -> [DatabaseValue] {
+    statement.parameterNames.map { name in
+      if let name, let value = arguments.namedValues[name] { return value }
+      if positionalIndex < arguments.values.count {
+        defer { positionalIndex += 1 }
+        return arguments.values[positionalIndex]
+      }
+      return .null
+    }
+  }
+
+  func checkFullyConsumed(statement: Statement?) throws {
+    if positionalIndex < arguments.values.count {
+      throw DatabaseError.misuse(
+        "wrong number of statement arguments: \(arguments.values.count) value(s) given, "
+          + "\(positionalIndex) used",
+        sql: statement?.sql)
+    }
+    let unknown = Set(arguments.namedValues.keys).subtracting(usedNames)
+    if !unknown.isEmpty {
+      throw DatabaseError.misuse(
+        "unknown statement argument name(s): \(unknown.sorted().map { ":" + $0 }.joined(separator: ", "))",
+        sql: statement?.sql)
+    }
+  }
+}

@@ -1,0 +1,120 @@
+/// The values bound to a statement's parameters: positional (`?`) values in
+/// order, and named (`:name`, `$name`, `@name`) values by name.
+///
+///     try db.execute(sql: "INSERT INTO player (name, score) VALUES (?, ?)", arguments: ["Arthur", 1000])
+///     try db.execute(sql: "INSERT INTO player (name, score) VALUES (:name, :score)",
+///                    arguments: ["name": "Arthur", "score": 1000])
+///
+/// A wrong count of positional values, or a missing or unknown name, is an error
+/// thrown before the statement runs.
+public struct StatementArguments: Hashable, Sendable {
+  /// Positional values.
+  public var values: [DatabaseValue]
+  /// Named values, keyed by parameter name without its prefix.
+  public var namedValues: [String: DatabaseValue]
+  /// Why a value could not be converted (an out-of-range unsigned integer):
+  /// thrown when the arguments are bound.
+  var conversionFailure: String?
+
+  /// Creates empty arguments.
+  public init() {
+    values = []
+    namedValues = [:]
+  }
+
+  /// Creates positional arguments.
+  public init<S: Sequence>(_ sequence: S) where S.Element == (any DatabaseValueConvertible)? {
+    self.init()
+    for value in sequence { values.append(convert(value)) }
+  }
+
+  /// Creates positional arguments.
+  public init<S: Sequence>(_ sequence: S) where S.Element: DatabaseValueConvertible {
+    self.init(sequence.map { $0 as (any DatabaseValueConvertible)? })
+  }
+
+  /// Creates named arguments.
+  public init(_ dictionary: [String: (any DatabaseValueConvertible)?]) {
+    self.init()
+    for (name, value) in dictionary { namedValues[name] = convert(value) }
+  }
+
+  /// Creates named arguments.
+  public init<S: Sequence>(_ sequence: S) where S.Element == (String, (any DatabaseValueConvertible)?) {
+    self.init()
+    for (name, value) in sequence { namedValues[name] = convert(value) }
+  }
+
+  /// True if there are no values at all.
+  public var isEmpty: Bool { values.isEmpty && namedValues.isEmpty }
+
+  private mutating func convert(_ value: (any DatabaseValueConvertible)?) -> DatabaseValue {
+    guard let value else { return .null }
+    if let checked = value as? any CheckedDatabaseValueConvertible {
+      do {
+        return try checked.checkedDatabaseValue()
+      } catch let error as DatabaseError {
+        conversionFailure = conversionFailure ?? error.message
+      } catch {
+        conversionFailure = conversionFailure ?? "\(error)"
+      }
+    }
+    return value.databaseValue
+  }
+
+  /// Appends the positional values and merges the named values of `other`;
+  /// a name present in both is an error when the arguments are bound.
+  public mutating func append(contentsOf other: StatementArguments) {
+    values += other.values
+    for (name, value) in other.namedValues {
+      if namedValues[name] != nil {
+        conversionFailure = conversionFailure ?? "statement argument \(name) is given twice"
+      }
+      namedValues[name] = value
+    }
+    conversionFailure = conversionFailure ?? other.conversionFailure
+  }
+
+  /// Concatenates two argument lists.
+  public static func + (lhs: StatementArguments, rhs: StatementArguments) -> StatementArguments {
+    var result = lhs
+    result.append(contentsOf: rhs)
+    return result
+  }
+
+  /// Appends arguments.
+  public static func += (lhs: inout StatementArguments, rhs: StatementArguments) {
+    lhs.append(contentsOf: rhs)
+  }
+
+  /// Concatenates two argument lists; named values of `rhs` win over those of `lhs`.
+  public static func &+ (lhs: StatementArguments, rhs: StatementArguments) -> StatementArguments {
+    var result = lhs
+    result.values += rhs.values
+    result.namedValues.merge(rhs.namedValues) { _, new in new }
+    result.conversionFailure = lhs.conversionFailure ?? rhs.conversionFailure
+    return result
+  }
+}
+
+extension StatementArguments: ExpressibleByArrayLiteral {
+  public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
+    self.init(elements)
+  }
+}
+
+extension StatementArguments: ExpressibleByDictionaryLiteral {
+  public init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
+    self.init(elements)
+  }
+}
+
+extension StatementArguments: CustomStringConvertible {
+  public var description: String {
+    let positional = values.map(\.description)
+    let named = namedValues.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+    if named.isEmpty { return "[" + positional.joined(separator: ", ") + "]" }
+    if positional.isEmpty { return "[" + named.joined(separator: ", ") + "]" }
+    return "[" + (positional + named).joined(separator: ", ") + "]"
+  }
+}

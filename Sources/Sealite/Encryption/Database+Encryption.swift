@@ -1,0 +1,127 @@
+import CSQLCipher
+import Foundation
+
+extension Database {
+  /// Keys the connection with a passphrase. Call it from
+  /// ``Configuration/prepareDatabase(_:)``, before anything reads the database:
+  ///
+  ///     var config = Configuration()
+  ///     config.prepareDatabase { db in try db.usePassphrase("secret") }
+  public func usePassphrase(_ passphrase: String) throws {
+    try use(key: .passphrase(passphrase))
+  }
+
+  /// Keys the connection with a passphrase given as bytes.
+  public func usePassphrase(_ passphrase: Data) throws {
+    try use(key: .passphrase(passphrase))
+  }
+
+  /// Keys the connection with a passphrase or a raw key, then applies the
+  /// configuration's cipher settings.
+  public func use(key: DatabaseKey) throws {
+    let connection = try self.connection
+    let key = configuration.rekeyedKey ?? key
+    try configuration.cipher.validate()
+    let code = key.withSQLCipherKeyBytes { bytes in
+      sqlite3_key_v2(connection, "main", bytes.baseAddress, CInt(bytes.count))
+    }
+    guard code == SQLITE_OK else {
+      throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "SQLCipher refused the key")
+    }
+    isKeyed = true
+    // SQLCipher 4 logs decryption failures to stderr once a codec is active. A
+    // library must not print: failures reach the caller as thrown errors. (The
+    // level is process-wide and reset when SQLCipher activates, hence here.)
+    sqlite3_exec(connection, "PRAGMA cipher_log_level = NONE", nil, nil, nil)
+    for pragma in configuration.cipher.pragmas {
+      try execute(sql: pragma)
+    }
+  }
+
+  /// Re-encrypts the database with a new passphrase. On a ``DatabasePool``,
+  /// prefer ``DatabasePool/changePassphrase(_:)``, which also reconnects readers.
+  public func changePassphrase(_ passphrase: String) throws {
+    try changeKey(to: .passphrase(passphrase))
+  }
+
+  /// Re-encrypts the database with a new passphrase given as bytes.
+  public func changePassphrase(_ passphrase: Data) throws {
+    try changeKey(to: .passphrase(passphrase))
+  }
+
+  /// Re-encrypts the database with a new key (passphrase or raw). Every page is
+  /// rewritten; on failure the database keeps its old key.
+  public func changeKey(to key: DatabaseKey) throws {
+    let connection = try self.connection
+    guard isKeyed else {
+      throw DatabaseError.misuse(
+        "this database is not encrypted: SQLCipher can not add a key in place; export it into an encrypted copy"
+      )
+    }
+    guard !isInsideTransaction else {
+      throw DatabaseError.misuse("the key can not be changed inside a transaction")
+    }
+    let code = key.withSQLCipherKeyBytes { bytes in
+      sqlite3_rekey_v2(connection, "main", bytes.baseAddress, CInt(bytes.count))
+    }
+    guard code == SQLITE_OK else {
+      throw DatabaseError.fromConnection(connection, code: code)
+    }
+  }
+
+  /// The SQLCipher settings in force on this connection (`cipher_*` pragmas),
+  /// for diagnostics. Empty for an unencrypted connection.
+  public func cipherSettings() throws -> [String: String] {
+    guard isKeyed else { return [:] }
+    var result: [String: String] = [:]
+    for name in [
+      "cipher_version", "cipher_provider", "cipher_page_size", "kdf_iter", "cipher_hmac_algorithm",
+      "cipher_kdf_algorithm",
+    ] {
+      if let value = try? String.fetchOne(self, sql: "PRAGMA \(name)") { result[name] = value }
+    }
+    return result
+  }
+
+  /// Reads the schema once, which reads and decrypts page 1: a wrong key, a
+  /// missing key or a file that is not a database fails here, with an error that
+  /// says which, before anything is written.
+  func validateFileAccess() throws {
+    do {
+      _ = try Int.fetchOne(self, sql: "SELECT count(*) FROM sqlite_master")
+    } catch let error as DatabaseError
+      where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
+    {
+      throw OpeningFailure.classify(path: path, isKeyed: isKeyed, underlying: error)
+    }
+  }
+}
+
+/// Tells apart the reasons SQLCipher reports as "file is not a database".
+enum OpeningFailure {
+  static let sqliteHeader = Array("SQLite format 3\u{0}".utf8)
+
+  static func classify(path: String, isKeyed: Bool, underlying: DatabaseError) -> DatabaseError {
+    guard path != ":memory:", !path.isEmpty, !path.hasPrefix("file:"),
+      let handle = FileHandle(forReadingAtPath: path)
+    else { return underlying }
+    defer { try? handle.close() }
+    let header = (try? handle.read(upToCount: 16)).map { Array($0) } ?? []
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    let message: String
+    if header == sqliteHeader {
+      message =
+        isKeyed
+        ? "this database is not encrypted: it can not be opened with a key (\(path))"
+        : "the database file is corrupt (\(path))"
+    } else if size < 512 || size % 512 != 0 {
+      // An encrypted database is a whole number of pages of at least 512 bytes.
+      message = "file is not a database (\(path))"
+    } else if isKeyed {
+      message = "the key does not open this database: wrong key, or wrong cipher settings (\(path))"
+    } else {
+      message = "this database is encrypted, or is not a database: a key is needed to open it (\(path))"
+    }
+    return DatabaseError(resultCode: underlying.extendedResultCode, message: message)
+  }
+}

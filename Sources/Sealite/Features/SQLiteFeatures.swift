@@ -1,0 +1,235 @@
+import CSQLCipher
+import Foundation
+
+/// What the linked SQLCipher library offers: its version, the version of the
+/// SQLite it bundles (the one that matters, never the system's `libsqlite3`),
+/// its crypto provider, compile options, and named capabilities.
+///
+///     let features = SQLiteFeatures.linked
+///     print(features.sqliteVersion)          // "3.46.1"
+///     if features.supports(.upsert) { … }
+///     try features.require(.returning)       // throws SQLiteFeatureError on old SQLite
+///
+/// Capabilities are found by compiling a statement that uses them, so a
+/// library built without one (FTS5, JSON, …) reports it missing whatever its
+/// version.
+public struct SQLiteFeatures: Sendable {
+  /// A named capability of SQLite.
+  public enum Capability: String, CaseIterable, Sendable {
+    case upsert
+    case returning
+    case windowFunctions
+    case jsonFunctions
+    case jsonArrowOperators
+    case jsonb
+    case fts4
+    case fts5
+    case mathFunctions
+    case renameColumn
+    case dropColumn
+    case strictTables
+    case generatedColumns
+    case preupdateHook
+    case snapshots
+    case optimizePragma
+
+    /// ``minimumSQLiteVersion`` as SQLite's version number (3.24.0 → 3024000).
+    public var minimumSQLiteVersionNumber: Int {
+      let parts = minimumSQLiteVersion.split(separator: ".").compactMap { Int($0) }
+      return parts[0] * 1_000_000 + parts[1] * 1000 + (parts.count > 2 ? parts[2] : 0)
+    }
+
+    /// A readable name, for messages.
+    public var name: String {
+      switch self {
+      case .upsert: return "UPSERT (INSERT … ON CONFLICT DO UPDATE)"
+      case .returning: return "RETURNING clause"
+      case .windowFunctions: return "window functions"
+      case .jsonFunctions: return "JSON functions"
+      case .jsonArrowOperators: return "JSON -> and ->> operators"
+      case .jsonb: return "JSONB"
+      case .fts4: return "FTS4 full-text search"
+      case .fts5: return "FTS5 full-text search"
+      case .mathFunctions: return "math functions"
+      case .renameColumn: return "ALTER TABLE RENAME COLUMN"
+      case .dropColumn: return "ALTER TABLE DROP COLUMN"
+      case .strictTables: return "STRICT tables"
+      case .generatedColumns: return "generated columns"
+      case .preupdateHook: return "preupdate hook"
+      case .snapshots: return "WAL snapshots"
+      case .optimizePragma: return "PRAGMA optimize"
+      }
+    }
+
+    /// The first SQLite version that has the capability (some also need a
+    /// compile option).
+    public var minimumSQLiteVersion: String {
+      switch self {
+      case .upsert: return "3.24.0"
+      case .returning: return "3.35.0"
+      case .windowFunctions: return "3.25.0"
+      case .jsonFunctions: return "3.38.0"
+      case .jsonArrowOperators: return "3.38.0"
+      case .jsonb: return "3.45.0"
+      case .fts4: return "3.7.4"
+      case .fts5: return "3.9.0"
+      case .mathFunctions: return "3.35.0"
+      case .renameColumn: return "3.25.0"
+      case .dropColumn: return "3.35.0"
+      case .strictTables: return "3.37.0"
+      case .generatedColumns: return "3.31.0"
+      case .preupdateHook: return "3.13.0"
+      case .snapshots: return "3.10.0"
+      case .optimizePragma: return "3.18.0"
+      }
+    }
+  }
+
+  /// The version of the SQLite bundled in the linked library, e.g. "3.46.1".
+  public let sqliteVersion: String
+  /// The same version as a number, e.g. 3046001.
+  public let sqliteVersionNumber: Int
+  /// The SQLite source id (date and hash of the check-in).
+  public let sqliteSourceID: String
+  /// The SQLCipher version, e.g. "4.6.1 community", or nil if the library is not SQLCipher.
+  public let sqlcipherVersion: String?
+  /// The crypto provider, e.g. "openssl".
+  public let cryptoProvider: String?
+  /// The crypto provider's version, e.g. "OpenSSL 3.0.19 ...".
+  public let cryptoProviderVersion: String?
+  /// The options the library was compiled with (`PRAGMA compile_options`).
+  public let compileOptions: [String]
+  /// The capabilities found.
+  public let capabilities: Set<Capability>
+
+  /// The features of the SQLCipher library this program is linked with.
+  public static let linked: SQLiteFeatures = SQLiteFeatures.probe()
+
+  /// True if the linked library has the capability.
+  public func supports(_ capability: Capability) -> Bool {
+    capabilities.contains(capability)
+  }
+
+  /// Throws ``SQLiteFeatureError`` if the linked library lacks the capability.
+  public func require(_ capability: Capability) throws {
+    guard supports(capability) else {
+      throw SQLiteFeatureError(capability: capability, presentVersion: sqliteVersion)
+    }
+  }
+
+  /// The SQLCipher version number alone ("4.6.1"), or nil.
+  public var sqlcipherVersionNumber: String? {
+    sqlcipherVersion?.split(separator: " ").first.map(String.init)
+  }
+
+  /// Builds the probe by opening a private in-memory connection.
+  static func probe() -> SQLiteFeatures {
+    var connection: OpaquePointer?
+    sqlite3_open_v2(":memory:", &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
+    defer { sqlite3_close_v2(connection) }
+    func text(_ sql: String) -> String? { column(sql, connection).first }
+
+    // SQLCipher answers the cipher_provider pragmas only on a keyed connection.
+    let dummyKey = "x'" + String(repeating: "0", count: 64) + "'"
+    _ = sqlite3_key(connection, dummyKey, CInt(dummyKey.utf8.count))
+    sqlite3_exec(connection, "PRAGMA cipher_log_level = NONE", nil, nil, nil)
+    let version = String(cString: sqlite3_libversion())
+    var capabilities: Set<Capability> = []
+    if let connection {
+      _ = run("CREATE TABLE t(a INTEGER PRIMARY KEY, b)", connection)
+      let probes: [(Capability, [String])] = [
+        (.upsert, ["INSERT INTO t(a) VALUES (1) ON CONFLICT(a) DO UPDATE SET b = excluded.b"]),
+        (.returning, ["INSERT INTO t(a) VALUES (2) RETURNING a"]),
+        (.windowFunctions, ["SELECT row_number() OVER (ORDER BY a) FROM t"]),
+        (.jsonFunctions, ["SELECT json_extract('{\"a\":1}', '$.a')"]),
+        (.jsonArrowOperators, ["SELECT '{\"a\":1}' ->> '$.a'"]),
+        (.jsonb, ["SELECT jsonb('[1]')"]),
+        (.fts4, ["CREATE VIRTUAL TABLE temp.f4 USING fts4(content)"]),
+        (.fts5, ["CREATE VIRTUAL TABLE temp.f5 USING fts5(content)"]),
+        (.mathFunctions, ["SELECT sqrt(4), ln(1), pi()"]),
+        (.renameColumn, ["CREATE TABLE r(x)", "ALTER TABLE r RENAME COLUMN x TO y"]),
+        (.dropColumn, ["CREATE TABLE d(x, y)", "ALTER TABLE d DROP COLUMN y"]),
+        (.strictTables, ["CREATE TABLE s(x INTEGER) STRICT"]),
+        (.generatedColumns, ["CREATE TABLE g(x, y AS (x + 1))"]),
+        (.optimizePragma, ["PRAGMA optimize"]),
+      ]
+      // Both the version and a compiled statement must agree: an unknown pragma
+      // is silently ignored by SQLite, and a recent version may be built
+      // without an optional module.
+      let versionNumber = Int(sqlite3_libversion_number())
+      for (capability, statements) in probes
+      where versionNumber >= capability.minimumSQLiteVersionNumber
+        && statements.allSatisfy({ run($0, connection) })
+      {
+        capabilities.insert(capability)
+      }
+    }
+    let options = connection.map { column("PRAGMA compile_options", $0) } ?? []
+    // The hooks are C functions: present only if exported, and only useful if
+    // compiled in.
+    if options.contains("ENABLE_PREUPDATE_HOOK"), symbolExists("sqlite3_preupdate_hook") {
+      capabilities.insert(.preupdateHook)
+    }
+    if options.contains("ENABLE_SNAPSHOT"), symbolExists("sqlite3_snapshot_get") {
+      capabilities.insert(.snapshots)
+    }
+    return SQLiteFeatures(
+      sqliteVersion: version,
+      sqliteVersionNumber: Int(sqlite3_libversion_number()),
+      sqliteSourceID: String(cString: sqlite3_sourceid()),
+      sqlcipherVersion: text("PRAGMA cipher_version"),
+      cryptoProvider: text("PRAGMA cipher_provider"),
+      cryptoProviderVersion: text("PRAGMA cipher_provider_version"),
+      compileOptions: options,
+      capabilities: capabilities)
+  }
+
+  private static func run(_ sql: String, _ connection: OpaquePointer) -> Bool {
+    var statement: OpaquePointer?
+    guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+      return false
+    }
+    defer { sqlite3_finalize(statement) }
+    var code = sqlite3_step(statement)
+    while code == SQLITE_ROW { code = sqlite3_step(statement) }
+    return code == SQLITE_DONE
+  }
+
+  private static func column(_ sql: String, _ connection: OpaquePointer?) -> [String] {
+    var statement: OpaquePointer?
+    guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+      return []
+    }
+    defer { sqlite3_finalize(statement) }
+    var result: [String] = []
+    while sqlite3_step(statement) == SQLITE_ROW {
+      if let text = sqlite3_column_text(statement, 0) { result.append(String(cString: text)) }
+    }
+    return result
+  }
+
+  private static func symbolExists(_ name: String) -> Bool {
+    guard let handle = dlopen(nil, RTLD_NOW) else { return false }
+    defer { dlclose(handle) }
+    return dlsym(handle, name) != nil
+  }
+}
+
+extension Database {
+  /// The features of the linked SQLCipher library.
+  public var features: SQLiteFeatures { SQLiteFeatures.linked }
+}
+
+/// Thrown when an operation needs a capability the linked SQLite lacks. Its
+/// description names the feature, the SQLite version it needs and the version present.
+public struct SQLiteFeatureError: Error, Sendable, CustomStringConvertible {
+  /// The missing capability.
+  public let capability: SQLiteFeatures.Capability
+  /// The SQLite version linked.
+  public let presentVersion: String
+
+  public var description: String {
+    "\(capability.name) needs SQLite \(capability.minimumSQLiteVersion) or later; the linked SQLCipher bundles "
+      + "SQLite \(presentVersion)"
+  }
+}
