@@ -42,7 +42,9 @@ enum TestEnvironment {
   /// The `sqlcipher` shell matching the linked library, or nil on the legacy leg.
   static var sqlcipherShell: String? {
     if let path = nonEmpty("SEALITE_SQLCIPHER_SHELL") { return path }
-    if leg == nil, FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlcipher") { return "/usr/bin/sqlcipher" }
+    if leg == nil, FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlcipher") {
+      return "/usr/bin/sqlcipher"
+    }
     return nil
   }
 
@@ -92,5 +94,8 @@ func runProcess(_ executable: String, _ arguments: [String], input: String? = ni
   let outData = out.fileHandleForReading.readDataToEndOfFile()
   let errData = err.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+  return (
+    process.terminationStatus, String(decoding: outData, as: UTF8.self),
+    String(decoding: errData, as: UTF8.self)
+  )
 }
