@@ -1,37 +1,98 @@
+// `make demo`: what the linked SQLCipher offers, then an encrypted database
+// written, read back, and checked for plaintext on disk.
 import Foundation
 import Sealite
 
-let dir = FileManager.default.temporaryDirectory.appendingPathComponent("smoke-\(getpid())")
-try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-let path = dir.appendingPathComponent("db.sqlite").path
-var config = Configuration()
-config.key = .passphrase("secret")
-let q = try DatabaseQueue(path: path, configuration: config)
-try q.write { db in
-  db.trace { print("TRACE", $0) }
-  try db.execute(
-    sql:
-      "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO t(name) VALUES (?); INSERT INTO t(name) VALUES (:n)",
-    arguments: ["a"] + ["n": "b"])
+// MARK: The feature probe
+
+let features = SQLiteFeatures.linked
+print("Sealite feature probe")
+print(String(repeating: "=", count: 60))
+func line(_ name: String, _ value: String) {
+  print(name.padding(toLength: 28, withPad: " ", startingAt: 0) + value)
 }
-print(try q.read { db in try Row.fetchAll(db, sql: "SELECT * FROM t") })
-try q.close()
-var bad = Configuration()
-bad.key = .passphrase("wrong")
-do { _ = try DatabaseQueue(path: path, configuration: bad) } catch { print("wrong key:", error) }
-do { _ = try DatabaseQueue(path: path) } catch { print("no key:", error) }
-let pool = try DatabasePool(path: path, configuration: config)
-print(try pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM t") })
-try pool.changePassphrase("new")
-print(try pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM t") })
-try pool.close()
-var newc = Configuration()
-newc.key = .passphrase("new")
-print(
-  try DatabaseQueue(path: path, configuration: newc).read { db in
-    try Int.fetchOne(db, sql: "SELECT count(*) FROM t")
-  } as Any)
-let f = SQLiteFeatures.linked
-print(
-  f.sqliteVersion, f.sqlcipherVersion as Any, f.cryptoProvider as Any, f.capabilities.map(\.rawValue).sorted()
-)
+line("SQLCipher", features.sqlcipherVersion ?? "not SQLCipher")
+line("SQLite (bundled)", "\(features.sqliteVersion) (\(features.sqliteVersionNumber))")
+line(
+  "crypto provider",
+  [features.cryptoProvider, features.cryptoProviderVersion].compactMap { $0 }.joined(separator: " "))
+line(
+  "compile options",
+  "\(features.compileOptions.count) (e.g. \(features.compileOptions.prefix(3).joined(separator: ", ")))")
+print(String(repeating: "-", count: 60))
+for capability in SQLiteFeatures.Capability.allCases {
+  let mark = features.supports(capability) ? "yes" : "no "
+  line(capability.name, "\(mark)   (SQLite \(capability.minimumSQLiteVersion)+)")
+}
+print()
+
+// MARK: An encrypted database
+
+struct Player {
+  var id: Int64?
+  var name: String
+  var score: Int
+}
+
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sealite-demo-\(getpid())")
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: directory) }
+let path = directory.appendingPathComponent("demo.sqlite").path
+
+// A random raw key: no key derivation cost. (A real app keeps it in the keyring.)
+var config = Configuration()
+config.key = DatabaseKey.randomRaw()
+let dbPool = try DatabasePool(path: path, configuration: config)
+
+let players = [
+  Player(name: "Arthur Dent", score: 42), Player(name: "Ford Prefect", score: 1000),
+  Player(name: "Trillian Astra", score: 250),
+]
+try dbPool.write { db in
+  try db.execute(
+    sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL)")
+  for player in players {
+    try db.execute(
+      sql: "INSERT INTO player (name, score) VALUES (:name, :score)",
+      arguments: ["name": player.name, "score": player.score])
+  }
+}
+
+let fetched = try dbPool.read { db in
+  try Row.fetchAll(db, sql: "SELECT * FROM player ORDER BY score DESC").map { row in
+    Player(id: row["id"], name: row["name"], score: row["score"])
+  }
+}
+print("Players read back from the encrypted pool:")
+for player in fetched {
+  print(
+    "  #\(player.id ?? 0) \(player.name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(player.score)")
+}
+let best = try dbPool.read { db in
+  try String.fetchOne(
+    db, sql: "SELECT name FROM player WHERE score > ? ORDER BY score DESC", arguments: [100])
+}
+print("Best player: \(best ?? "none")")
+print()
+
+// MARK: Nothing readable on disk
+
+try dbPool.writeWithoutTransaction { db in _ = try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+print("Files on disk:")
+var leaked: [String] = []
+for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() {
+  let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) ?? Data()
+  let header = String(decoding: data.prefix(15), as: UTF8.self)
+  print(
+    "  \(name): \(data.count) bytes, plaintext SQLite header: \(header == "SQLite format 3" ? "yes" : "no")")
+  for player in players where data.range(of: Data(player.name.utf8)) != nil {
+    leaked.append("\(player.name) in \(name)")
+  }
+}
+if leaked.isEmpty {
+  print("None of the written names appear in any file: the data is encrypted at rest.")
+} else {
+  print("PLAINTEXT FOUND: \(leaked.joined(separator: ", "))")
+  exit(1)
+}
+try dbPool.close()

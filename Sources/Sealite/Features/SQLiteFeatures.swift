@@ -39,6 +39,18 @@ public struct SQLiteFeatures: Sendable {
       return parts[0] * 1_000_000 + parts[1] * 1000 + (parts.count > 2 ? parts[2] : 0)
     }
 
+    /// What the capability needs beyond ``minimumSQLiteVersion``, if anything.
+    public var compileRequirement: String? {
+      switch self {
+      case .jsonFunctions: return "built in from SQLite 3.38.0, or SQLITE_ENABLE_JSON1 before"
+      case .fts4: return "SQLITE_ENABLE_FTS4 (or FTS3)"
+      case .fts5: return "SQLITE_ENABLE_FTS5"
+      case .preupdateHook: return "SQLITE_ENABLE_PREUPDATE_HOOK"
+      case .snapshots: return "SQLITE_ENABLE_SNAPSHOT"
+      default: return nil
+      }
+    }
+
     /// A readable name, for messages.
     public var name: String {
       switch self {
@@ -68,7 +80,7 @@ public struct SQLiteFeatures: Sendable {
       case .upsert: return "3.24.0"
       case .returning: return "3.35.0"
       case .windowFunctions: return "3.25.0"
-      case .jsonFunctions: return "3.38.0"
+      case .jsonFunctions: return "3.9.0"
       case .jsonArrowOperators: return "3.38.0"
       case .jsonb: return "3.45.0"
       case .fts4: return "3.7.4"
@@ -229,7 +241,8 @@ public struct SQLiteFeatureError: Error, Sendable, CustomStringConvertible {
   public let presentVersion: String
 
   public var description: String {
-    "\(capability.name) needs SQLite \(capability.minimumSQLiteVersion) or later; the linked SQLCipher bundles "
-      + "SQLite \(presentVersion)"
+    var text = "\(capability.name) needs SQLite \(capability.minimumSQLiteVersion) or later"
+    if let requirement = capability.compileRequirement { text += " (\(requirement))" }
+    return text + "; the linked SQLCipher bundles SQLite \(presentVersion)"
   }
 }
