@@ -225,6 +225,8 @@ struct CursorTests {
       #expect(
         try Int.fetchCursor(db, sql: numbersSQL).reduce(into: [Int]()) { $0.append($1) } == Array(1...10))
       var seen: [Int] = []
+      // Cursor.forEach is the API under test (a cursor is not a Sequence).
+      // swift-format-ignore: ReplaceForEachWithForLoop
       try Int.fetchCursor(db, sql: numbersSQL).forEach { seen.append($0) }
       #expect(seen == Array(1...10))
       #expect(try Int.fetchCursor(db, sql: numbersSQL).first(where: { $0 > 4 }) == 5)
@@ -244,6 +246,7 @@ struct CursorTests {
       struct Stop: Error {}
       var visited = 0
       #expect(throws: Stop.self) {
+        // swift-format-ignore: ReplaceForEachWithForLoop
         try Int.fetchCursor(db, sql: numbersSQL).forEach { value in
           visited += 1
           if value == 3 { throw Stop() }
