@@ -28,6 +28,19 @@ private func misuse(
 
 @Suite("Statement arguments")
 struct StatementArgumentsTests {
+  /// The ways to run one statement with arguments.
+  enum RunStyle: String, CaseIterable, Sendable {
+    case execute, makeStatement, cachedStatement
+
+    func run(_ db: Database, sql: String, arguments: StatementArguments) throws {
+      switch self {
+      case .execute: try db.execute(sql: sql, arguments: arguments)
+      case .makeStatement: try db.makeStatement(sql: sql).execute(arguments: arguments)
+      case .cachedStatement: try db.cachedStatement(sql: sql).execute(arguments: arguments)
+      }
+    }
+  }
+
   @Test("Positional arguments bind ? parameters in order")
   func positional() throws {
     let dbQueue = try makeQueue()
@@ -85,39 +98,39 @@ struct StatementArgumentsTests {
     #expect(types == ["null", "null"])
   }
 
-  @Test("Too few positional arguments is a misuse error thrown before the statement runs")
-  func tooFew() throws {
+  @Test(
+    "Too few positional arguments is a misuse error thrown before the statement runs",
+    arguments: RunStyle.allCases)
+  func tooFew(style: RunStyle) throws {
     let dbQueue = try makeQueue()
     let error = misuse(dbQueue) { db in
-      try db.execute(sql: "INSERT INTO t (a, b) VALUES (?, ?)", arguments: [1])
+      try style.run(db, sql: "INSERT INTO t (a, b) VALUES (?, ?)", arguments: [1])
     }
     #expect(error?.message?.contains("wrong number of statement arguments") == true)
     #expect(error?.sql == "INSERT INTO t (a, b) VALUES (?, ?)")
-    _ = misuse(dbQueue) { db in
-      try db.makeStatement(sql: "INSERT INTO t (a, b) VALUES (?, ?)").execute(arguments: [1])
-    }
-    _ = misuse(dbQueue) { db in
-      try db.execute(sql: "INSERT INTO t (a, b) VALUES (?, ?)")
-    }
+    _ = misuse(dbQueue) { db in try style.run(db, sql: "INSERT INTO t (a, b) VALUES (?, ?)", arguments: []) }
     #expect(try rowCount(dbQueue) == 0)
   }
 
-  @Test("Too many positional arguments is a misuse error thrown before the statement runs")
-  func tooMany() throws {
+  @Test(
+    "Too many positional arguments is a misuse error thrown before the statement runs",
+    arguments: RunStyle.allCases)
+  func tooMany(style: RunStyle) throws {
     let dbQueue = try makeQueue()
     let error = misuse(dbQueue) { db in
-      try db.execute(sql: "INSERT INTO t (a, b) VALUES (?, ?)", arguments: [1, 2, 3])
+      try style.run(db, sql: "INSERT INTO t (a, b) VALUES (?, ?)", arguments: [1, 2, 3])
     }
     #expect(error?.message?.contains("wrong number of statement arguments") == true)
-    #expect(
-      try rowCount(dbQueue) == 0, "execute(sql:arguments:) inserted a row before rejecting its arguments")
-    _ = misuse(dbQueue) { db in
-      try db.makeStatement(sql: "INSERT INTO t (a, b) VALUES (?, ?)").execute(arguments: [1, 2, 3])
-    }
-    _ = misuse(dbQueue) { db in
-      try db.execute(sql: "INSERT INTO t (a) VALUES (1)", arguments: [1])
-    }
-    #expect(try rowCount(dbQueue) == 0)
+    #expect(try rowCount(dbQueue) == 0, "the row was inserted before the arguments were rejected")
+  }
+
+  @Test(
+    "Arguments given to a statement without parameters are a misuse error thrown before it runs",
+    arguments: RunStyle.allCases)
+  func argumentsWithoutParameters(style: RunStyle) throws {
+    let dbQueue = try makeQueue()
+    _ = misuse(dbQueue) { db in try style.run(db, sql: "INSERT INTO t (a) VALUES (1)", arguments: [1]) }
+    #expect(try rowCount(dbQueue) == 0, "the row was inserted before the arguments were rejected")
   }
 
   @Test("Too many arguments inside a write leaves the database as it was")
@@ -132,35 +145,31 @@ struct StatementArgumentsTests {
     #expect(try rowCount(dbQueue) == 0)
   }
 
-  @Test("A missing named argument is a misuse error that names it, thrown before the statement runs")
-  func missingName() throws {
+  @Test(
+    "A missing named argument is a misuse error that names it, thrown before the statement runs",
+    arguments: RunStyle.allCases)
+  func missingName(style: RunStyle) throws {
     let dbQueue = try makeQueue()
     let error = misuse(dbQueue) { db in
-      try db.execute(sql: "INSERT INTO t (a, b) VALUES (:a, :bee)", arguments: ["a": 1])
+      try style.run(db, sql: "INSERT INTO t (a, b) VALUES (:a, :bee)", arguments: ["a": 1])
     }
     #expect(error?.message?.contains("missing") == true)
     #expect(error?.message?.contains("bee") == true)
-    _ = misuse(dbQueue) { db in
-      try db.makeStatement(sql: "INSERT INTO t (a, b) VALUES (:a, :bee)").execute(arguments: ["a": 1])
-    }
     #expect(try rowCount(dbQueue) == 0)
   }
 
-  @Test("An unknown argument name is a misuse error that names it, thrown before the statement runs")
-  func unknownName() throws {
+  @Test(
+    "An unknown argument name is a misuse error that names it, thrown before the statement runs",
+    arguments: RunStyle.allCases)
+  func unknownName(style: RunStyle) throws {
     let dbQueue = try makeQueue()
     let error = misuse(dbQueue) { db in
-      try db.execute(sql: "INSERT INTO t (a, b) VALUES (:a, :b)", arguments: ["a": 1, "b": 2, "typo": 3])
+      try style.run(
+        db, sql: "INSERT INTO t (a, b) VALUES (:a, :b)", arguments: ["a": 1, "b": 2, "typo": 3])
     }
     #expect(error?.message?.contains("unknown") == true)
     #expect(error?.message?.contains("typo") == true)
-    #expect(
-      try rowCount(dbQueue) == 0, "execute(sql:arguments:) inserted a row before rejecting its arguments")
-    _ = misuse(dbQueue) { db in
-      try db.makeStatement(sql: "INSERT INTO t (a, b) VALUES (:a, :b)").execute(
-        arguments: ["a": 1, "b": 2, "typo": 3])
-    }
-    #expect(try rowCount(dbQueue) == 0)
+    #expect(try rowCount(dbQueue) == 0, "the row was inserted before the arguments were rejected")
   }
 
   @Test("Fetching with wrong arguments is a misuse error too")
