@@ -26,6 +26,9 @@ public final class Database {
   /// True once a key was given to SQLCipher (configuration or `usePassphrase`).
   var isKeyed = false
   var tracer: Tracer?
+  /// Memo of schema introspection for the Schema layer, which validates it
+  /// against `PRAGMA schema_version` (so changes by any connection are seen).
+  var schemaCache = SchemaCacheStorage()
   let isReadOnlyConnection: Bool
 
   /// Opens a connection. The connection is not usable until ``setUp()`` ran.
@@ -252,6 +255,12 @@ public final class Database {
 
   /// True if the connection can not write.
   public var isReadOnly: Bool { isReadOnlyConnection }
+}
+
+/// Storage for the Schema layer's per-connection cache.
+final class SchemaCacheStorage {
+  var schemaVersion: Int32?
+  var entries: [String: Any] = [:]
 }
 
 /// The lifetime of one database access closure: cursors keep it and refuse to
