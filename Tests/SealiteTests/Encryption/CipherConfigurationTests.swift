@@ -154,6 +154,8 @@ struct CipherConfigurationTests {
     let expected = try Self.rows(DatabaseQueue(path: path, configuration: compat3))
 
     try DatabaseQueue.migrateCipherFormat(atPath: path, key: .passphrase(Self.passphrase))
+    // No leftover of the rewrite (SQLCipher migrates through a temporary copy).
+    #expect(directory.fileNames() == ["db.sqlite"])
 
     let defaults = Self.config(CipherConfiguration())
     let queue = try DatabaseQueue(path: path, configuration: defaults)
@@ -169,7 +171,6 @@ struct CipherConfigurationTests {
     if Self.sqlcipherMajorVersion >= 4 {
       Self.expectKeyError { _ = try DatabaseQueue(path: path, configuration: compat3) }
     }
-    #expect(directory.fileNames() == ["db.sqlite"])
   }
 
   @Test("migrateCipherFormat of a current database leaves it readable with the same key")

@@ -33,7 +33,8 @@ struct EncryptedFileTests {
       try Self.writeCanaries(queue)
       try queue.close()
       let bytes = try #require(fileBytes(directory.path()))
-      #expect(bytes.count >= 4096)
+      // Whole pages (1024 bytes with SQLCipher 3, 4096 with SQLCipher 4), several of them.
+      #expect(bytes.count >= 3 * 1024 && bytes.count % 1024 == 0)
       #expect(!Self.containsAnyCanary(bytes))
       #expect(!bytes.starts(with: Self.sqliteHeader))
       for name in directory.fileNames() where name != "db.sqlite" {
@@ -49,7 +50,7 @@ struct EncryptedFileTests {
     try Self.writeCanaries(pool)
     // While the pool is open the rows sit in the WAL.
     let wal = try #require(fileBytes(directory.path("db.sqlite-wal")))
-    #expect(wal.count > 4096)
+    #expect(wal.count > 1024)
     #expect(!Self.containsAnyCanary(wal))
     #expect(!Self.containsAnyCanary(fileBytes(directory.path()) ?? Data()))
     #expect(!Self.containsAnyCanary(fileBytes(directory.path("db.sqlite-shm")) ?? Data()))
