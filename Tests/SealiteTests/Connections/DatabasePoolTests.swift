@@ -68,6 +68,7 @@ struct DatabasePoolTests {
   @Test("a pool runs in WAL mode, on the writer and on the readers", arguments: [false, true])
   func walMode(encrypted: Bool) throws {
     let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
     let pool = try makePool(directory, encrypted: encrypted)
     #expect(try pool.write { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
     #expect(try pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
@@ -81,6 +82,7 @@ struct DatabasePoolTests {
   @Test("reads use read-only connections; the writer can write")
   func readerConnectionsAreReadOnly() throws {
     let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
     let pool = try makePool(directory)
     #expect(try pool.read { db in db.isReadOnly })
     #expect(try !pool.write { db in db.isReadOnly })
@@ -89,6 +91,7 @@ struct DatabasePoolTests {
   @Test("maximumReaderCount reads run inside their closures at the same time", arguments: [2, 4])
   func concurrentReads(readerCount: Int) throws {
     let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
     let pool = try makePool(directory, maximumReaderCount: readerCount)
     try pool.write { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('a')") }
     let entered = DispatchSemaphore(value: 0)
@@ -118,6 +121,7 @@ struct DatabasePoolTests {
   @Test("maximumReaderCount = 1 serializes reads")
   func singleReaderSerializesReads() throws {
     let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
     let pool = try makePool(directory, maximumReaderCount: 1)
     let firstInside = Shared(false)
     let firstEntered = DispatchSemaphore(value: 0)
@@ -152,9 +156,11 @@ struct DatabasePoolTests {
     #expect(secondSawFirstInside.value == false)
   }
 
-  @Test("a write commits while a read is in progress, and that read keeps its snapshot", arguments: [false, true])
+  @Test(
+    "a write commits while a read is in progress, and that read keeps its snapshot", arguments: [false, true])
   func readsRunConcurrentlyWithTheWriterOnASnapshot(encrypted: Bool) throws {
     let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
     let pool = try makePool(directory, encrypted: encrypted)
     try pool.write { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('before')") }
     let entered = DispatchSemaphore(value: 0)
@@ -190,6 +196,7 @@ struct DatabasePoolTests {
   @Test("barrierWriteWithoutTransaction waits for the reads in progress")
   func barrierWaitsForReads() throws {
     let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
     let pool = try makePool(directory)
     let readEntered = DispatchSemaphore(value: 0)
     let releaseRead = DispatchSemaphore(value: 0)
@@ -221,6 +228,7 @@ struct DatabasePoolTests {
   @Test("no read starts while barrierWriteWithoutTransaction runs")
   func barrierBlocksNewReads() throws {
     let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
     let pool = try makePool(directory)
     let barrierActive = Shared(false)
     let barrierEntered = DispatchSemaphore(value: 0)
@@ -253,9 +261,11 @@ struct DatabasePoolTests {
     #expect(readResult.value == ["barrier"])
   }
 
-  @Test("a read inside a read of the same pool throws a misuse error instead of deadlocking", arguments: [1, 5])
+  @Test(
+    "a read inside a read of the same pool throws a misuse error instead of deadlocking", arguments: [1, 5])
   func readInsideRead(maximumReaderCount: Int) throws {
     let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
     let pool = try makePool(directory, maximumReaderCount: maximumReaderCount)
     let result = outcome { try pool.read { _ in try pool.read { _ in } } }
     guard case .threw(let error) = result else {
@@ -268,6 +278,7 @@ struct DatabasePoolTests {
   @Test("a barrier write inside a read of the same pool throws a misuse error instead of deadlocking")
   func barrierInsideRead() throws {
     let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
     let pool = try makePool(directory)
     let result = outcome { try pool.read { _ in try pool.barrierWriteWithoutTransaction { _ in } } }
     guard case .threw(let error) = result else {
@@ -280,6 +291,7 @@ struct DatabasePoolTests {
   @Test("a write inside a write of the same pool throws a misuse error")
   func writeInsideWrite() throws {
     let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
     let pool = try makePool(directory)
     let result = outcome { try pool.write { _ in try pool.write { _ in } } }
     guard case .threw(let error) = result else {
@@ -293,6 +305,7 @@ struct DatabasePoolTests {
   @Test("maximumReaderCount below 1 is refused when the pool opens")
   func invalidReaderCount() throws {
     let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
     var config = Configuration()
     config.maximumReaderCount = 0
     let error = #expect(throws: DatabaseError.self) {
@@ -304,6 +317,7 @@ struct DatabasePoolTests {
   @Test("after close, reads and writes of a pool throw", arguments: [false, true])
   func closedPool(encrypted: Bool) throws {
     let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
     let pool = try makePool(directory, encrypted: encrypted)
     try pool.write { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('a')") }
     #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") } == 1)

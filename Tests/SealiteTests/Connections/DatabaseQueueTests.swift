@@ -16,9 +16,11 @@ struct DatabaseQueueTests {
     try reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") }
   }
 
-  @Test("inDatabase runs outside of a transaction and returns the closure's result", arguments: [false, true])
+  @Test(
+    "inDatabase runs outside of a transaction and returns the closure's result", arguments: [false, true])
   func inDatabase(encrypted: Bool) throws {
     let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
     let queue = try makeQueue(directory, encrypted: encrypted)
     let id = try queue.inDatabase { db -> Int64 in
       #expect(!db.isInsideTransaction)
@@ -32,6 +34,7 @@ struct DatabaseQueueTests {
   @Test("DatabaseQueue.inTransaction commits on .commit and rolls back on .rollback or a throw")
   func inTransaction() throws {
     let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
     let queue = try makeQueue(directory, encrypted: true)
     try queue.inTransaction { db in
       #expect(db.isInsideTransaction)
@@ -55,6 +58,7 @@ struct DatabaseQueueTests {
   @Test("a deferred transaction takes no lock until it first touches the database")
   func deferredTransactionTakesNoLock() throws {
     let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
     let queue = try makeQueue(directory, encrypted: false)
     let other = try DatabaseQueue(path: directory.path())
     try queue.inTransaction(.deferred) { _ in
@@ -67,6 +71,7 @@ struct DatabaseQueueTests {
   @Test("an immediate transaction keeps other writers out but lets readers in")
   func immediateTransactionLocks() throws {
     let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
     let queue = try makeQueue(directory, encrypted: false)
     let other = try DatabaseQueue(path: directory.path())
     try queue.inTransaction(.immediate) { _ throws in
@@ -84,6 +89,7 @@ struct DatabaseQueueTests {
   @Test("an exclusive transaction keeps other readers out (rollback journal)")
   func exclusiveTransactionLocks() throws {
     let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
     let queue = try makeQueue(directory, encrypted: false)
     let other = try DatabaseQueue(path: directory.path())
     try queue.inTransaction(.exclusive) { _ throws in
@@ -141,6 +147,7 @@ struct DatabaseQueueTests {
   @Test("after close, every access throws", arguments: [false, true])
   func closedQueue(encrypted: Bool) throws {
     let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
     let queue = try makeQueue(directory, encrypted: encrypted)
     try queue.close()
     #expect(throws: DatabaseError.self) { try count(queue) }

@@ -17,7 +17,8 @@ private enum Store: String, CaseIterable, Sendable, CustomTestStringConvertible 
     switch self {
     case .memoryQueue: return try DatabaseQueue()
     case .plainQueue: return try DatabaseQueue(path: directory.path())
-    case .encryptedQueue: return try DatabaseQueue(path: directory.path(), configuration: rawKeyConfiguration())
+    case .encryptedQueue:
+      return try DatabaseQueue(path: directory.path(), configuration: rawKeyConfiguration())
     case .plainPool: return try DatabasePool(path: directory.path())
     case .encryptedPool: return try DatabasePool(path: directory.path(), configuration: rawKeyConfiguration())
     }
@@ -139,7 +140,9 @@ struct TransactionTests {
 
   // MARK: read
 
-  @Test("read runs in a read-only transaction: writing inside it throws SQLITE_READONLY", arguments: Store.allCases)
+  @Test(
+    "read runs in a read-only transaction: writing inside it throws SQLITE_READONLY",
+    arguments: Store.allCases)
   fileprivate func readIsReadOnly(store: Store) throws {
     try withItems(store) { writer throws in
       try writer.write { db in try insert(db, "a") }
@@ -276,7 +279,9 @@ struct TransactionTests {
     }
   }
 
-  @Test("a savepoint whose closure throws is rolled back and the outer transaction goes on", arguments: Store.allCases)
+  @Test(
+    "a savepoint whose closure throws is rolled back and the outer transaction goes on",
+    arguments: Store.allCases)
   fileprivate func throwingSavepoint(store: Store) throws {
     try withItems(store) { writer throws in
       try writer.write { db in
@@ -315,7 +320,9 @@ struct TransactionTests {
 
   // MARK: writeWithoutTransaction
 
-  @Test("writeWithoutTransaction autocommits each statement, even when the closure throws", arguments: Store.allCases)
+  @Test(
+    "writeWithoutTransaction autocommits each statement, even when the closure throws",
+    arguments: Store.allCases)
   fileprivate func writeWithoutTransactionAutocommits(store: Store) throws {
     try withItems(store) { writer throws in
       #expect(throws: TestFailure(reason: "late")) {
@@ -330,7 +337,9 @@ struct TransactionTests {
     }
   }
 
-  @Test("explicit BEGIN/COMMIT and BEGIN/ROLLBACK through SQL work in writeWithoutTransaction", arguments: Store.allCases)
+  @Test(
+    "explicit BEGIN/COMMIT and BEGIN/ROLLBACK through SQL work in writeWithoutTransaction",
+    arguments: Store.allCases)
   fileprivate func explicitSQLTransactions(store: Store) throws {
     try withItems(store) { writer throws in
       try writer.writeWithoutTransaction { db in
@@ -364,7 +373,9 @@ struct TransactionTests {
     }
   }
 
-  @Test("barrierWriteWithoutTransaction runs the closure, returns its result and autocommits", arguments: Store.allCases)
+  @Test(
+    "barrierWriteWithoutTransaction runs the closure, returns its result and autocommits",
+    arguments: Store.allCases)
   fileprivate func barrierWrite(store: Store) throws {
     try withItems(store) { writer throws in
       let changes = try writer.barrierWriteWithoutTransaction { db -> Int in
