@@ -191,8 +191,8 @@ struct ConfigurationTests {
     config.journalMode = wal ? .wal : .default
     config.busyMode = .immediateError
     let first = try DatabaseQueue(path: directory.path(), configuration: config)
-    let second = try DatabaseQueue(path: directory.path(), configuration: config)
     try first.write { db in try db.execute(sql: "CREATE TABLE item (name TEXT)") }
+    let second = try DatabaseQueue(path: directory.path(), configuration: config)
     try first.inTransaction(.immediate) { db throws in
       try db.execute(sql: "INSERT INTO item (name) VALUES ('first')")
       let start = Date()

@@ -100,6 +100,41 @@ struct DatabaseQueueTests {
     #expect(try count(other) == 0)
   }
 
+  @Test("a read takes no write lock: another connection can begin a write while it runs")
+  func readIsDeferred() throws {
+    let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
+    let queue = try makeQueue(directory, encrypted: true)
+    let other = try DatabaseQueue(path: directory.path(), configuration: rawKeyConfiguration())
+    try queue.read { db in
+      #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") == 0)
+      // BEGIN IMMEDIATE would fail with SQLITE_BUSY if the read held a RESERVED lock.
+      try other.inTransaction(.immediate) { db in
+        try db.execute(sql: "INSERT INTO item (name) VALUES ('other')")
+        return .rollback
+      }
+    }
+  }
+
+  @Test(
+    "two encrypted queues opened on a new, empty file: the second reads what the first writes",
+    arguments: [false, true])
+  func twoConnectionsOnANewEncryptedFile(wal: Bool) throws {
+    let directory = TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
+    var config = rawKeyConfiguration()
+    config.journalMode = wal ? .wal : .default
+    // Both connections open before anything is written (e.g. two processes starting at once).
+    let first = try DatabaseQueue(path: directory.path(), configuration: config)
+    let second = try DatabaseQueue(path: directory.path(), configuration: config)
+    try first.write { db in
+      try db.execute(sql: "CREATE TABLE item (name TEXT); INSERT INTO item (name) VALUES ('from first')")
+    }
+    #expect(try second.read { db in try String.fetchAll(db, sql: "SELECT name FROM item") } == ["from first"])
+    try second.write { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('from second')") }
+    #expect(try count(first) == 2)
+  }
+
   @Test("nested accesses to the same queue throw a misuse error instead of deadlocking")
   func reentrancyIsMisuse() throws {
     let queue = try DatabaseQueue()
