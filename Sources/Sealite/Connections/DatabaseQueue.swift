@@ -112,3 +112,26 @@ extension Database {
     try execute(sql: "PRAGMA synchronous = NORMAL")
   }
 }
+
+extension DatabaseQueue {
+  /// Opens a shared in-memory database: every queue opened with the same name
+  /// in this process sees the same data, until the last one is released.
+  public convenience init(named name: String, configuration: Configuration = Configuration()) throws {
+    var allowed = CharacterSet.alphanumerics
+    allowed.insert(charactersIn: "-_.")
+    let encoded = name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name
+    try self.init(path: "file:\(encoded)?mode=memory&cache=shared", configuration: configuration)
+  }
+
+  /// Runs `value` with the connection, inside the current access if called
+  /// from one (no transaction, writes allowed).
+  public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+    try writer.reentrantSync(value)
+  }
+
+  /// Runs `updates` with the connection, inside the current access if called
+  /// from one (no transaction).
+  public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) throws -> T {
+    try writer.reentrantSync(updates)
+  }
+}

@@ -131,7 +131,7 @@ public final class Database {
         throw DatabaseError.misuse("no SQL statement found", sql: sql)
       }
       let statement = Statement(database: self, sql: Database.trimmed(sql), sqliteStatement: sqliteStatement)
-      if let tail, try Database.hasStatement(connection, tail) {
+      if let tail, Database.hasStatement(tail) {
         throw DatabaseError.misuse(
           "multiple statements found: use execute(sql:arguments:) to run several statements", sql: sql)
       }
@@ -159,22 +159,31 @@ public final class Database {
     return try cachedStatement(sql: sql)
   }
 
-  private static func hasStatement(_ connection: SQLiteConnection, _ sql: UnsafePointer<CChar>) throws -> Bool
-  {
+  /// True if `sql` holds more than white space, comments and semicolons.
+  static func hasStatement(_ sql: UnsafePointer<CChar>) -> Bool {
     var cursor = sql
-    while cursor.pointee != 0 {
-      var statement: SQLiteStatement?
-      var tail: UnsafePointer<CChar>?
-      let code = sqlite3_prepare_v2(connection, cursor, -1, &statement, &tail)
-      if code != SQLITE_OK { return true }
-      if let statement {
-        sqlite3_finalize(statement)
+    while true {
+      switch UInt8(bitPattern: cursor.pointee) {
+      case 0:
+        return false
+      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), 0x0B, 0x0C,
+        UInt8(ascii: ";"):
+        cursor += 1
+      case UInt8(ascii: "-") where cursor[1] == CChar(UInt8(ascii: "-")):
+        while cursor.pointee != 0 && cursor.pointee != CChar(UInt8(ascii: "\n")) { cursor += 1 }
+      case UInt8(ascii: "/") where cursor[1] == CChar(UInt8(ascii: "*")):
+        cursor += 2
+        while cursor.pointee != 0
+          && !(cursor.pointee == CChar(UInt8(ascii: "*")) && cursor[1] == CChar(UInt8(ascii: "/")))
+        {
+          cursor += 1
+        }
+        if cursor.pointee == 0 { return false }
+        cursor += 2
+      default:
         return true
       }
-      guard let tail, tail != cursor else { return false }
-      cursor = tail
     }
-    return false
   }
 
   static func trimmed(_ sql: String) -> String {
@@ -203,12 +212,19 @@ public final class Database {
         let statementSQL = Database.trimmed(String(cString: sqlite3_sql(sqliteStatement)))
         let statement = Statement(database: self, sql: statementSQL, sqliteStatement: sqliteStatement)
         let values = try consumer.values(for: statement)
+        let isLast = tail.map { !Database.hasStatement($0) } ?? true
+        if isLast {
+          // Unused arguments are an error found before the last statement runs,
+          // so that a single statement with extra arguments writes nothing.
+          try consumer.checkFullyConsumed(statement: statement)
+        }
         try statement.bind(values, arguments: arguments)
         try statement.execute()
-        guard let tail else { break }
+        guard let tail, !isLast else { break }
         cursor = tail
       }
     }
+    // Reached when the SQL held no statement at all.
     try consumer.checkFullyConsumed(statement: nil)
   }
 

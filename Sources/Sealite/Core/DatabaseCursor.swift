@@ -2,8 +2,9 @@ import CSQLCipher
 
 /// The stepping shared by every cursor over a statement: it checks that the
 /// database access closure that made the cursor is still running, steps, and
-/// resets the statement when done.
-struct StatementStepper {
+/// resets the statement when done or when released. Rows handed out by a
+/// cursor keep it alive, so a row outliving its cursor still reads its values.
+final class StatementStepper {
   let statement: Statement
   let sqliteStatement: SQLiteStatement
   let access: DatabaseAccess
@@ -23,7 +24,7 @@ struct StatementStepper {
 
   /// Steps once: true when a row is available.
   @inline(__always)
-  mutating func step() throws -> Bool {
+  func step() throws -> Bool {
     if isDone { return false }
     guard access.isValid else {
       isDone = true
@@ -45,7 +46,7 @@ struct StatementStepper {
     }
   }
 
-  func finish() {
+  deinit {
     if !isDone && access.isValid { sqlite3_reset(sqliteStatement) }
   }
 }
@@ -55,16 +56,14 @@ struct StatementStepper {
 public final class RowCursor: Cursor {
   /// The statement being iterated.
   public let statement: Statement
-  private var stepper: StatementStepper
+  private let stepper: StatementStepper
   private let row: Row
 
   init(statement: Statement, arguments: StatementArguments? = nil) throws {
     self.statement = statement
     stepper = try StatementStepper(statement: statement, arguments: arguments)
-    row = Row(statement: statement)
+    row = Row(statement: statement, keepAlive: stepper)
   }
-
-  deinit { stepper.finish() }
 
   public func next() throws -> Row? {
     try stepper.step() ? row : nil
@@ -75,14 +74,12 @@ public final class RowCursor: Cursor {
 public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Cursor {
   /// The statement being iterated.
   public let statement: Statement
-  private var stepper: StatementStepper
+  private let stepper: StatementStepper
 
   init(statement: Statement, arguments: StatementArguments? = nil) throws {
     self.statement = statement
     stepper = try StatementStepper(statement: statement, arguments: arguments)
   }
-
-  deinit { stepper.finish() }
 
   public func next() throws -> Value? {
     guard try stepper.step() else { return nil }
@@ -101,14 +98,12 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
 {
   /// The statement being iterated.
   public let statement: Statement
-  private var stepper: StatementStepper
+  private let stepper: StatementStepper
 
   init(statement: Statement, arguments: StatementArguments? = nil) throws {
     self.statement = statement
     stepper = try StatementStepper(statement: statement, arguments: arguments)
   }
-
-  deinit { stepper.finish() }
 
   public func next() throws -> Value? {
     guard try stepper.step() else { return nil }

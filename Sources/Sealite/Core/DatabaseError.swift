@@ -94,20 +94,17 @@ extension DatabaseError: Equatable {
 enum KeyingStatementRedaction {
   static let redacted = "<redacted keying statement>"
 
+  /// True for any SQL that names a key pragma (`key`, `rekey`, `hexkey`,
+  /// `textkey`, …, schema-qualified or not, after comments too) or attaches a
+  /// database with a KEY. Over-redacting is the safe side.
   static func isKeyingStatement(_ sql: String) -> Bool {
-    let words = sql.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
-    guard let first = words.first else { return false }
-    if first == "pragma" {
-      let keyPragmas: Set<Substring> = ["key", "rekey", "hexkey", "hexrekey", "textkey", "textrekey"]
-      // `PRAGMA key`, or `PRAGMA schema.key`.
-      return words.dropFirst().prefix(2).contains(where: { keyPragmas.contains($0) })
-    }
-    if first == "attach" { return words.contains("key") }
-    // sqlite3_exec'd internals and user SQL that smuggles a key through a
-    // function call (e.g. SELECT sqlcipher_export(...)) carry no key, but any
-    // statement naming a key pragma after a semicolon is redacted too.
-    return sql.range(
-      of: #";\s*pragma\s+(\w+\.)?(hex|text)?(re)?key\b"#, options: [.regularExpression, .caseInsensitive])
-      != nil
+    // Cheap filter first: every keying statement contains "key".
+    guard sql.range(of: "key", options: .caseInsensitive) != nil else { return false }
+    return sql.range(of: keyPragmaPattern, options: [.regularExpression, .caseInsensitive]) != nil
+      || sql.range(of: attachKeyPattern, options: [.regularExpression, .caseInsensitive]) != nil
   }
+
+  private static let keyPragmaPattern =
+    #"\bpragma\s+(?:(?:"[^"]*"|\[[^\]]*\]|`[^`]*`|\w+)\s*\.\s*)?["\[`]?(?:hex|text)?(?:re)?key\b"#
+  private static let attachKeyPattern = #"\battach\b[\s\S]*\bkey\b"#
 }

@@ -68,3 +68,89 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
   public static let SQLITE_CONSTRAINT_UNIQUE = ResultCode(rawValue: 19 | (8 << 8))
   public static let SQLITE_CONSTRAINT_ROWID = ResultCode(rawValue: 19 | (10 << 8))
 }
+
+/// GRDB's spelling: `catch DatabaseError.SQLITE_CONSTRAINT_UNIQUE { … }`.
+extension DatabaseError {
+  /// ``ResultCode/SQLITE_OK``
+  public static let SQLITE_OK = ResultCode.SQLITE_OK
+  /// ``ResultCode/SQLITE_ERROR``
+  public static let SQLITE_ERROR = ResultCode.SQLITE_ERROR
+  /// ``ResultCode/SQLITE_INTERNAL``
+  public static let SQLITE_INTERNAL = ResultCode.SQLITE_INTERNAL
+  /// ``ResultCode/SQLITE_PERM``
+  public static let SQLITE_PERM = ResultCode.SQLITE_PERM
+  /// ``ResultCode/SQLITE_ABORT``
+  public static let SQLITE_ABORT = ResultCode.SQLITE_ABORT
+  /// ``ResultCode/SQLITE_BUSY``
+  public static let SQLITE_BUSY = ResultCode.SQLITE_BUSY
+  /// ``ResultCode/SQLITE_LOCKED``
+  public static let SQLITE_LOCKED = ResultCode.SQLITE_LOCKED
+  /// ``ResultCode/SQLITE_NOMEM``
+  public static let SQLITE_NOMEM = ResultCode.SQLITE_NOMEM
+  /// ``ResultCode/SQLITE_READONLY``
+  public static let SQLITE_READONLY = ResultCode.SQLITE_READONLY
+  /// ``ResultCode/SQLITE_INTERRUPT``
+  public static let SQLITE_INTERRUPT = ResultCode.SQLITE_INTERRUPT
+  /// ``ResultCode/SQLITE_IOERR``
+  public static let SQLITE_IOERR = ResultCode.SQLITE_IOERR
+  /// ``ResultCode/SQLITE_CORRUPT``
+  public static let SQLITE_CORRUPT = ResultCode.SQLITE_CORRUPT
+  /// ``ResultCode/SQLITE_NOTFOUND``
+  public static let SQLITE_NOTFOUND = ResultCode.SQLITE_NOTFOUND
+  /// ``ResultCode/SQLITE_FULL``
+  public static let SQLITE_FULL = ResultCode.SQLITE_FULL
+  /// ``ResultCode/SQLITE_CANTOPEN``
+  public static let SQLITE_CANTOPEN = ResultCode.SQLITE_CANTOPEN
+  /// ``ResultCode/SQLITE_PROTOCOL``
+  public static let SQLITE_PROTOCOL = ResultCode.SQLITE_PROTOCOL
+  /// ``ResultCode/SQLITE_EMPTY``
+  public static let SQLITE_EMPTY = ResultCode.SQLITE_EMPTY
+  /// ``ResultCode/SQLITE_SCHEMA``
+  public static let SQLITE_SCHEMA = ResultCode.SQLITE_SCHEMA
+  /// ``ResultCode/SQLITE_TOOBIG``
+  public static let SQLITE_TOOBIG = ResultCode.SQLITE_TOOBIG
+  /// ``ResultCode/SQLITE_CONSTRAINT``
+  public static let SQLITE_CONSTRAINT = ResultCode.SQLITE_CONSTRAINT
+  /// ``ResultCode/SQLITE_MISMATCH``
+  public static let SQLITE_MISMATCH = ResultCode.SQLITE_MISMATCH
+  /// ``ResultCode/SQLITE_MISUSE``
+  public static let SQLITE_MISUSE = ResultCode.SQLITE_MISUSE
+  /// ``ResultCode/SQLITE_NOLFS``
+  public static let SQLITE_NOLFS = ResultCode.SQLITE_NOLFS
+  /// ``ResultCode/SQLITE_AUTH``
+  public static let SQLITE_AUTH = ResultCode.SQLITE_AUTH
+  /// ``ResultCode/SQLITE_FORMAT``
+  public static let SQLITE_FORMAT = ResultCode.SQLITE_FORMAT
+  /// ``ResultCode/SQLITE_RANGE``
+  public static let SQLITE_RANGE = ResultCode.SQLITE_RANGE
+  /// ``ResultCode/SQLITE_NOTADB``
+  public static let SQLITE_NOTADB = ResultCode.SQLITE_NOTADB
+  /// ``ResultCode/SQLITE_NOTICE``
+  public static let SQLITE_NOTICE = ResultCode.SQLITE_NOTICE
+  /// ``ResultCode/SQLITE_WARNING``
+  public static let SQLITE_WARNING = ResultCode.SQLITE_WARNING
+  /// ``ResultCode/SQLITE_ROW``
+  public static let SQLITE_ROW = ResultCode.SQLITE_ROW
+  /// ``ResultCode/SQLITE_DONE``
+  public static let SQLITE_DONE = ResultCode.SQLITE_DONE
+  /// ``ResultCode/SQLITE_BUSY_SNAPSHOT``
+  public static let SQLITE_BUSY_SNAPSHOT = ResultCode.SQLITE_BUSY_SNAPSHOT
+  /// ``ResultCode/SQLITE_READONLY_DBMOVED``
+  public static let SQLITE_READONLY_DBMOVED = ResultCode.SQLITE_READONLY_DBMOVED
+  /// ``ResultCode/SQLITE_IOERR_SHORT_READ``
+  public static let SQLITE_IOERR_SHORT_READ = ResultCode.SQLITE_IOERR_SHORT_READ
+  /// ``ResultCode/SQLITE_CONSTRAINT_CHECK``
+  public static let SQLITE_CONSTRAINT_CHECK = ResultCode.SQLITE_CONSTRAINT_CHECK
+  /// ``ResultCode/SQLITE_CONSTRAINT_FOREIGNKEY``
+  public static let SQLITE_CONSTRAINT_FOREIGNKEY = ResultCode.SQLITE_CONSTRAINT_FOREIGNKEY
+  /// ``ResultCode/SQLITE_CONSTRAINT_NOTNULL``
+  public static let SQLITE_CONSTRAINT_NOTNULL = ResultCode.SQLITE_CONSTRAINT_NOTNULL
+  /// ``ResultCode/SQLITE_CONSTRAINT_PRIMARYKEY``
+  public static let SQLITE_CONSTRAINT_PRIMARYKEY = ResultCode.SQLITE_CONSTRAINT_PRIMARYKEY
+  /// ``ResultCode/SQLITE_CONSTRAINT_TRIGGER``
+  public static let SQLITE_CONSTRAINT_TRIGGER = ResultCode.SQLITE_CONSTRAINT_TRIGGER
+  /// ``ResultCode/SQLITE_CONSTRAINT_UNIQUE``
+  public static let SQLITE_CONSTRAINT_UNIQUE = ResultCode.SQLITE_CONSTRAINT_UNIQUE
+  /// ``ResultCode/SQLITE_CONSTRAINT_ROWID``
+  public static let SQLITE_CONSTRAINT_ROWID = ResultCode.SQLITE_CONSTRAINT_ROWID
+}

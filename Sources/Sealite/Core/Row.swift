@@ -25,15 +25,20 @@ public final class Row: @unchecked Sendable {
 
   let layout: RowLayout
   let storage: Storage
+  /// What keeps the statement on the current row while this row lives (the
+  /// cursor's stepper).
+  private let keepAlive: AnyObject?
 
-  init(statement: Statement) {
+  init(statement: Statement, keepAlive: AnyObject? = nil) {
     layout = statement.layout
     storage = .statement(statement)
+    self.keepAlive = keepAlive
   }
 
   init(layout: RowLayout, values: ContiguousArray<DatabaseValue>) {
     self.layout = layout
     storage = .values(values)
+    keepAlive = nil
   }
 
   /// Creates an empty row.

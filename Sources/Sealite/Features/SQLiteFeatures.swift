@@ -45,6 +45,7 @@ public struct SQLiteFeatures: Sendable {
       case .jsonFunctions: return "built in from SQLite 3.38.0, or SQLITE_ENABLE_JSON1 before"
       case .fts4: return "SQLITE_ENABLE_FTS4 (or FTS3)"
       case .fts5: return "SQLITE_ENABLE_FTS5"
+      case .mathFunctions: return "SQLITE_ENABLE_MATH_FUNCTIONS"
       case .preupdateHook: return "SQLITE_ENABLE_PREUPDATE_HOOK"
       case .snapshots: return "SQLITE_ENABLE_SNAPSHOT"
       default: return nil

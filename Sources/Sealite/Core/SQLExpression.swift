@@ -1,0 +1,179 @@
+/// An SQL expression, built from values, columns, operators and functions.
+/// Values always become bound arguments (`?`), never SQL text; identifiers are
+/// always quoted.
+public struct SQLExpression: SQLSpecificExpressible, Sendable {
+  indirect enum Impl: Sendable {
+    /// A value, bound as an argument (inlined as a literal in schema SQL).
+    case value(DatabaseValue)
+    /// A column; `alias` qualifies it with a table once the request knows it.
+    case column(String, alias: TableAlias?)
+    /// Raw SQL with its arguments.
+    case literal(SQL)
+    /// `op expr`, e.g. `NOT`, `-`.
+    case prefix(String, SQLExpression)
+    /// `expr op`, e.g. `IS NULL`.
+    case postfix(SQLExpression, String)
+    /// `lhs op rhs`.
+    case binary(String, SQLExpression, SQLExpression)
+    /// `a op b op c`; empty lists use `empty` (`1` for AND, `0` for OR).
+    case associative(String, [SQLExpression], empty: String)
+    /// `name(args)` or `name(DISTINCT args)`.
+    case function(String, [SQLExpression], distinct: Bool)
+    /// `COUNT(*)`.
+    case countAll
+    /// `expr [NOT] IN (list)`; an empty list is always false (true when negated).
+    case inList(SQLExpression, [SQLExpression], negated: Bool)
+    /// `expr [NOT] IN (subquery)`.
+    case inSubquery(SQLExpression, SQL, negated: Bool)
+    /// `[NOT] EXISTS (subquery)`.
+    case exists(SQL, negated: Bool)
+    /// `expr [NOT] BETWEEN low AND high`.
+    case between(SQLExpression, SQLExpression, SQLExpression, negated: Bool)
+    /// `expr COLLATE name`.
+    case collate(SQLExpression, String)
+    /// `CAST(expr AS type)`.
+    case cast(SQLExpression, String)
+    /// `(subquery)` as a scalar value.
+    case subquery(SQL)
+  }
+
+  let impl: Impl
+
+  init(_ impl: Impl) {
+    self.impl = impl
+  }
+
+  public var sqlExpression: SQLExpression { self }
+
+  /// Raw SQL as an expression: `SQLExpression(sql: "score + ?", arguments: [1])`.
+  public init(sql: String, arguments: StatementArguments = StatementArguments()) {
+    self.init(.literal(SQL(sql: sql, arguments: arguments)))
+  }
+
+  /// An SQL literal as an expression.
+  public init(literal: SQL) {
+    self.init(.literal(literal))
+  }
+
+  /// Renders the expression.
+  func sql(_ context: SQLGenerationContext, wrapped: Bool = false) throws -> String {
+    func paren(_ text: String) -> String { wrapped ? "(\(text))" : text }
+    switch impl {
+    case .value(let value):
+      return context.append(value)
+    case .column(let name, let alias):
+      return context.qualifiedColumn(name, alias: alias)
+    case .literal(let literal):
+      let text = try literal.sql(context)
+      return wrapped ? "(\(text))" : text
+    case .prefix(let op, let expression):
+      return paren(op + (try expression.sql(context, wrapped: true)))
+    case .postfix(let expression, let op):
+      return paren((try expression.sql(context, wrapped: true)) + " " + op)
+    case .binary(let op, let lhs, let rhs):
+      return paren("\(try lhs.sql(context, wrapped: true)) \(op) \(try rhs.sql(context, wrapped: true))")
+    case .associative(let op, let expressions, let empty):
+      if expressions.isEmpty { return empty }
+      if expressions.count == 1 { return try expressions[0].sql(context, wrapped: wrapped) }
+      return paren(try expressions.map { try $0.sql(context, wrapped: true) }.joined(separator: " \(op) "))
+    case .function(let name, let arguments, let distinct):
+      let list = try arguments.map { try $0.sql(context) }.joined(separator: ", ")
+      return "\(name)(\(distinct ? "DISTINCT " : "")\(list))"
+    case .countAll:
+      return "COUNT(*)"
+    case .inList(let expression, let list, let negated):
+      if list.isEmpty { return negated ? "1" : "0" }
+      let items = try list.map { try $0.sql(context) }.joined(separator: ", ")
+      return paren("\(try expression.sql(context, wrapped: true)) \(negated ? "NOT IN" : "IN") (\(items))")
+    case .inSubquery(let expression, let subquery, let negated):
+      return paren(
+        "\(try expression.sql(context, wrapped: true)) \(negated ? "NOT IN" : "IN") (\(try subquery.sql(context)))"
+      )
+    case .exists(let subquery, let negated):
+      return paren("\(negated ? "NOT " : "")EXISTS (\(try subquery.sql(context)))")
+    case .between(let expression, let low, let high, let negated):
+      let keyword = negated ? "NOT BETWEEN" : "BETWEEN"
+      return paren(
+        "\(try expression.sql(context, wrapped: true)) \(keyword) \(try low.sql(context, wrapped: true)) AND "
+          + (try high.sql(context, wrapped: true)))
+    case .collate(let expression, let collation):
+      return paren("\(try expression.sql(context, wrapped: true)) COLLATE \(collation)")
+    case .cast(let expression, let type):
+      return "CAST(\(try expression.sql(context)) AS \(type))"
+    case .subquery(let subquery):
+      return "(\(try subquery.sql(context)))"
+    }
+  }
+
+  /// The same expression with unqualified columns qualified by `alias`.
+  func qualified(with alias: TableAlias) -> SQLExpression {
+    switch impl {
+    case .value, .literal, .countAll, .exists, .subquery:
+      return self
+    case .column(let name, let current):
+      return SQLExpression(.column(name, alias: current ?? alias))
+    case .prefix(let op, let expression):
+      return SQLExpression(.prefix(op, expression.qualified(with: alias)))
+    case .postfix(let expression, let op):
+      return SQLExpression(.postfix(expression.qualified(with: alias), op))
+    case .binary(let op, let lhs, let rhs):
+      return SQLExpression(.binary(op, lhs.qualified(with: alias), rhs.qualified(with: alias)))
+    case .associative(let op, let expressions, let empty):
+      return SQLExpression(.associative(op, expressions.map { $0.qualified(with: alias) }, empty: empty))
+    case .function(let name, let arguments, let distinct):
+      return SQLExpression(.function(name, arguments.map { $0.qualified(with: alias) }, distinct: distinct))
+    case .inList(let expression, let list, let negated):
+      return SQLExpression(
+        .inList(expression.qualified(with: alias), list.map { $0.qualified(with: alias) }, negated: negated))
+    case .inSubquery(let expression, let subquery, let negated):
+      return SQLExpression(.inSubquery(expression.qualified(with: alias), subquery, negated: negated))
+    case .between(let expression, let low, let high, let negated):
+      return SQLExpression(
+        .between(
+          expression.qualified(with: alias), low.qualified(with: alias), high.qualified(with: alias),
+          negated: negated))
+    case .collate(let expression, let collation):
+      return SQLExpression(.collate(expression.qualified(with: alias), collation))
+    case .cast(let expression, let type):
+      return SQLExpression(.cast(expression.qualified(with: alias), type))
+    }
+  }
+
+  /// The column name, if the expression is a bare column.
+  var columnName: String? {
+    if case .column(let name, _) = impl { return name }
+    return nil
+  }
+}
+
+/// A table in a request, identified by reference: associations give each
+/// joined table its own alias, named uniquely when SQL is generated.
+public final class TableAlias: @unchecked Sendable, Hashable {
+  // Sendable: `tableName` and `userName` are immutable; the only mutable state
+  // is set while building a request, before it is shared.
+  let userName: String?
+  var tableName: String?
+
+  /// Creates an alias, optionally with the name it has in SQL.
+  public init(name: String? = nil) {
+    self.userName = name
+  }
+
+  init(tableName: String) {
+    self.userName = nil
+    self.tableName = tableName
+  }
+
+  public static func == (lhs: TableAlias, rhs: TableAlias) -> Bool { lhs === rhs }
+  public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+  /// A column of the aliased table.
+  public subscript(_ columnName: String) -> SQLExpression {
+    SQLExpression(.column(columnName, alias: self))
+  }
+
+  /// A column of the aliased table.
+  public subscript(_ column: some ColumnExpression) -> SQLExpression {
+    SQLExpression(.column(column.name, alias: self))
+  }
+}

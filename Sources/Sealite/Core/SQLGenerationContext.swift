@@ -1,0 +1,103 @@
+import Foundation
+
+/// Collects the arguments of generated SQL, or inlines values as SQL literals
+/// where SQLite takes no arguments (schema statements), and names table aliases.
+final class SQLGenerationContext {
+  /// Nil when values are inlined.
+  private(set) var arguments: StatementArguments?
+  private var aliasNames: [TableAlias: String] = [:]
+  /// True when columns are qualified with their table (joins).
+  var qualifiesColumns = false
+
+  /// A context that binds values as arguments.
+  init() {
+    arguments = StatementArguments()
+  }
+
+  /// A context that inlines values as literals.
+  static func inliningValues() -> SQLGenerationContext {
+    let context = SQLGenerationContext()
+    context.arguments = nil
+    return context
+  }
+
+  var inlinesValues: Bool { arguments == nil }
+
+  /// Renders a value: `?` with an argument, or a literal.
+  func append(_ value: DatabaseValue) -> String {
+    if arguments != nil {
+      arguments!.values.append(value)
+      return "?"
+    }
+    return SQLGenerationContext.literal(value)
+  }
+
+  /// Appends raw arguments (from an SQL literal). Fails when inlining: schema
+  /// statements can not take arguments.
+  func append(_ literalArguments: StatementArguments) throws {
+    guard !literalArguments.isEmpty else { return }
+    guard arguments != nil else {
+      throw DatabaseError.misuse(
+        "statement arguments are not allowed here: SQLite takes none in schema statements")
+    }
+    arguments!.append(contentsOf: literalArguments)
+  }
+
+  /// Names an alias (its user-given name, or its table name made unique).
+  func name(of alias: TableAlias) -> String {
+    if let name = aliasNames[alias] { return name }
+    let base = alias.userName ?? alias.tableName ?? "t"
+    var name = base
+    var suffix = 1
+    let used = Set(aliasNames.values.map { $0.lowercased() })
+    while used.contains(name.lowercased()) {
+      suffix += 1
+      name = "\(base)\(suffix)"
+    }
+    aliasNames[alias] = name
+    return name
+  }
+
+  /// Reserves the given aliases' names in order, so that the first table of a
+  /// request keeps its plain name.
+  func register(_ alias: TableAlias) {
+    _ = name(of: alias)
+  }
+
+  func qualifiedColumn(_ columnName: String, alias: TableAlias?) -> String {
+    if let alias, qualifiesColumns {
+      return "\(name(of: alias).quotedDatabaseIdentifier).\(columnName.quotedDatabaseIdentifier)"
+    }
+    return columnName.quotedDatabaseIdentifier
+  }
+
+  /// An SQL literal for a value.
+  static func literal(_ value: DatabaseValue) -> String {
+    switch value.storage {
+    case .null:
+      return "NULL"
+    case .int64(let int):
+      return String(int)
+    case .double(let double):
+      if double.isNaN { return "NULL" }
+      if double.isInfinite { return double > 0 ? "9e999" : "-9e999" }
+      return "\(double)"
+    case .string(let string):
+      return string.quotedDatabaseLiteral
+    case .blob(let data):
+      return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+    }
+  }
+}
+
+extension String {
+  /// The string as an SQL identifier, in double quotes: `"player"`, `"a""b"`.
+  public var quotedDatabaseIdentifier: String {
+    "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  /// The string as an SQL string literal, in single quotes: `'it''s'`.
+  var quotedDatabaseLiteral: String {
+    "'" + replacingOccurrences(of: "'", with: "''") + "'"
+  }
+}

@@ -1,0 +1,303 @@
+// SQL operators on columns and expressions. They apply when one side at least is
+// an SQL expression, so `Column("score") > 100` builds SQL while `1 > 0` stays Swift.
+
+// MARK: Equality
+
+/// `lhs = rhs`, or `lhs IS NULL` when `rhs` is nil.
+public func == (lhs: some SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression {
+  SQLExpression.equality(lhs.sqlExpression, rhs?.sqlExpression, negated: false)
+}
+
+/// `lhs = rhs`, or `rhs IS NULL` when `lhs` is nil.
+public func == (lhs: (any SQLExpressible)?, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression.equality(rhs.sqlExpression, lhs?.sqlExpression, negated: false)
+}
+
+/// `lhs = rhs`.
+public func == (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression.equality(lhs.sqlExpression, rhs.sqlExpression, negated: false)
+}
+
+/// `lhs <> rhs`, or `lhs IS NOT NULL` when `rhs` is nil.
+public func != (lhs: some SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression {
+  SQLExpression.equality(lhs.sqlExpression, rhs?.sqlExpression, negated: true)
+}
+
+/// `lhs <> rhs`, or `rhs IS NOT NULL` when `lhs` is nil.
+public func != (lhs: (any SQLExpressible)?, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression.equality(rhs.sqlExpression, lhs?.sqlExpression, negated: true)
+}
+
+/// `lhs <> rhs`.
+public func != (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression.equality(lhs.sqlExpression, rhs.sqlExpression, negated: true)
+}
+
+/// `lhs IS rhs`: equality where NULL equals NULL.
+public func === (lhs: some SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression {
+  SQLExpression(.binary("IS", lhs.sqlExpression, rhs?.sqlExpression ?? DatabaseValue.null.sqlExpression))
+}
+
+/// `lhs IS rhs`.
+public func === (lhs: (any SQLExpressible)?, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary("IS", lhs?.sqlExpression ?? DatabaseValue.null.sqlExpression, rhs.sqlExpression))
+}
+
+/// `lhs IS NOT rhs`.
+public func !== (lhs: some SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression {
+  SQLExpression(.binary("IS NOT", lhs.sqlExpression, rhs?.sqlExpression ?? DatabaseValue.null.sqlExpression))
+}
+
+/// `lhs IS NOT rhs`.
+public func !== (lhs: (any SQLExpressible)?, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary("IS NOT", lhs?.sqlExpression ?? DatabaseValue.null.sqlExpression, rhs.sqlExpression))
+}
+
+extension SQLExpression {
+  static func equality(_ lhs: SQLExpression, _ rhs: SQLExpression?, negated: Bool) -> SQLExpression {
+    guard let rhs, !rhs.isNullValue else {
+      return SQLExpression(.postfix(lhs, negated ? "IS NOT NULL" : "IS NULL"))
+    }
+    return SQLExpression(.binary(negated ? "<>" : "=", lhs, rhs))
+  }
+
+  var isNullValue: Bool {
+    if case .value(let value) = impl { return value.isNull }
+    return false
+  }
+}
+
+// MARK: Comparison
+
+/// `lhs < rhs`.
+public func < (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
+  SQLExpression(.binary("<", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs < rhs`.
+public func < (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary("<", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs < rhs`.
+public func < (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary("<", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs <= rhs`.
+public func <= (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
+  SQLExpression(.binary("<=", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs <= rhs`.
+public func <= (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary("<=", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs <= rhs`.
+public func <= (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary("<=", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs > rhs`.
+public func > (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
+  SQLExpression(.binary(">", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs > rhs`.
+public func > (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary(">", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs > rhs`.
+public func > (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary(">", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs >= rhs`.
+public func >= (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
+  SQLExpression(.binary(">=", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs >= rhs`.
+public func >= (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary(">=", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs >= rhs`.
+public func >= (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary(">=", lhs.sqlExpression, rhs.sqlExpression))
+}
+
+// MARK: Logic
+
+/// `lhs AND rhs`.
+public func && (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
+  SQLExpression(.associative("AND", [lhs.sqlExpression, rhs.sqlExpression], empty: "1"))
+}
+/// `lhs AND rhs`.
+public func && (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.associative("AND", [lhs.sqlExpression, rhs.sqlExpression], empty: "1"))
+}
+/// `lhs AND rhs`.
+public func && (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.associative("AND", [lhs.sqlExpression, rhs.sqlExpression], empty: "1"))
+}
+/// `lhs OR rhs`.
+public func || (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
+  SQLExpression(.associative("OR", [lhs.sqlExpression, rhs.sqlExpression], empty: "0"))
+}
+/// `lhs OR rhs`.
+public func || (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.associative("OR", [lhs.sqlExpression, rhs.sqlExpression], empty: "0"))
+}
+/// `lhs OR rhs`.
+public func || (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.associative("OR", [lhs.sqlExpression, rhs.sqlExpression], empty: "0"))
+}
+/// `NOT value`.
+public prefix func ! (value: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.prefix("NOT ", value.sqlExpression))
+}
+
+extension Sequence where Element: SQLExpressible {
+  /// All expressions joined with AND (true when empty).
+  public func joined(operator: SQLExpression.AssociativeOperator) -> SQLExpression {
+    SQLExpression(.associative(`operator`.rawValue, map(\.sqlExpression), empty: `operator`.neutral))
+  }
+}
+
+extension Sequence where Element == any SQLExpressible {
+  /// All expressions joined with AND or OR.
+  public func joined(operator: SQLExpression.AssociativeOperator) -> SQLExpression {
+    SQLExpression(.associative(`operator`.rawValue, map(\.sqlExpression), empty: `operator`.neutral))
+  }
+}
+
+extension SQLExpression {
+  /// An operator that joins any number of expressions.
+  public enum AssociativeOperator: String, Sendable {
+    case and = "AND"
+    case or = "OR"
+    case add = "+"
+    case multiply = "*"
+    case concat = "||"
+
+    var neutral: String {
+      switch self {
+      case .and, .multiply: return "1"
+      case .or, .add: return "0"
+      case .concat: return "''"
+      }
+    }
+  }
+}
+
+// MARK: Arithmetic
+
+/// `lhs + rhs`.
+public func + (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
+  SQLExpression(.binary("+", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs + rhs`.
+public func + (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary("+", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs + rhs`.
+public func + (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary("+", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs - rhs`.
+public func - (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
+  SQLExpression(.binary("-", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs - rhs`.
+public func - (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary("-", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs - rhs`.
+public func - (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary("-", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs * rhs`.
+public func * (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
+  SQLExpression(.binary("*", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs * rhs`.
+public func * (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary("*", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs * rhs`.
+public func * (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary("*", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs / rhs`.
+public func / (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
+  SQLExpression(.binary("/", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs / rhs`.
+public func / (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary("/", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `lhs / rhs`.
+public func / (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary("/", lhs.sqlExpression, rhs.sqlExpression))
+}
+/// `-value`.
+public prefix func - (value: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.prefix("-", value.sqlExpression))
+}
+
+/// `COALESCE(lhs, rhs)`: `Column("nickname") ?? Column("name")`.
+public func ?? (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
+  SQLExpression(.function("COALESCE", [lhs.sqlExpression, rhs.sqlExpression], distinct: false))
+}
+
+// MARK: Membership, patterns, collation
+
+extension Sequence where Element: SQLExpressible {
+  /// `expression IN (…)`: `[1, 2, 3].contains(Column("id"))`. False when empty.
+  public func contains(_ element: some SQLSpecificExpressible) -> SQLExpression {
+    SQLExpression(.inList(element.sqlExpression, map(\.sqlExpression), negated: false))
+  }
+}
+
+extension ClosedRange where Bound: SQLExpressible {
+  /// `expression BETWEEN lower AND upper`.
+  public func contains(_ element: some SQLSpecificExpressible) -> SQLExpression {
+    SQLExpression(
+      .between(element.sqlExpression, lowerBound.sqlExpression, upperBound.sqlExpression, negated: false))
+  }
+}
+
+extension Range where Bound: SQLExpressible {
+  /// `expression >= lower AND expression < upper`.
+  public func contains(_ element: some SQLSpecificExpressible) -> SQLExpression {
+    (element >= lowerBound) && (element < upperBound)
+  }
+}
+
+extension SQLSpecificExpressible {
+  /// `self LIKE pattern`.
+  public func like(_ pattern: some SQLExpressible, escape: (any SQLExpressible)? = nil) -> SQLExpression {
+    let like = SQLExpression(.binary("LIKE", sqlExpression, pattern.sqlExpression))
+    guard let escape else { return like }
+    return SQLExpression(.binary("ESCAPE", like, escape.sqlExpression))
+  }
+
+  /// `self BETWEEN lower AND upper`.
+  public func between(_ lower: some SQLExpressible, and upper: some SQLExpressible) -> SQLExpression {
+    SQLExpression(.between(sqlExpression, lower.sqlExpression, upper.sqlExpression, negated: false))
+  }
+
+  /// `self COLLATE collation`.
+  public func collating(_ collation: Database.CollationName) -> SQLExpression {
+    SQLExpression(.collate(sqlExpression, collation.rawValue))
+  }
+
+  /// `self IS NULL` as an expression.
+  public var isNull: SQLExpression { SQLExpression(.postfix(sqlExpression, "IS NULL")) }
+}
+
+extension Database {
+  /// A built-in collation.
+  public struct CollationName: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Byte-wise comparison.
+    public static let binary = CollationName(rawValue: "BINARY")
+    /// Case-insensitive for ASCII letters.
+    public static let nocase = CollationName(rawValue: "NOCASE")
+    /// Ignores trailing spaces.
+    public static let rtrim = CollationName(rawValue: "RTRIM")
+  }
+}
