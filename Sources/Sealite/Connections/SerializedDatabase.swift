@@ -10,8 +10,14 @@ final class SerializedDatabase: @unchecked Sendable {
   let queue: DispatchQueue
   private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-  init(path: String, configuration: Configuration, readOnly: Bool, label: String) throws {
+  /// - parameter ownerKey: marks the queue as belonging to a pool, so that the
+  ///   pool can refuse an access made from inside another of its accesses.
+  init(
+    path: String, configuration: Configuration, readOnly: Bool, label: String,
+    ownerKey: DispatchSpecificKey<Bool>? = nil
+  ) throws {
     queue = DispatchQueue(label: label)
+    if let ownerKey { queue.setSpecific(key: ownerKey, value: true) }
     database = try Database(path: path, description: label, configuration: configuration, readOnly: readOnly)
     try database.setUp()
     queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
