@@ -18,9 +18,27 @@ final class SerializedDatabase: @unchecked Sendable {
   ) throws {
     queue = DispatchQueue(label: label)
     if let ownerKey { queue.setSpecific(key: ownerKey, value: true) }
-    database = try Database(path: path, description: label, configuration: configuration, readOnly: readOnly)
-    try database.setUp()
+    database = try SerializedDatabase.open(
+      path: path, label: label, configuration: configuration, readOnly: readOnly)
     queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+  }
+
+  private static func open(path: String, label: String, configuration: Configuration, readOnly: Bool) throws
+    -> Database
+  {
+    do {
+      let database = try Database(
+        path: path, description: label, configuration: configuration, readOnly: readOnly)
+      try database.setUp()
+      return database
+    } catch is ReopenNeeded {
+      // Another connection created the encrypted file while this one was
+      // keyed: a new connection reads the salt now on disk.
+      let database = try Database(
+        path: path, description: label, configuration: configuration, readOnly: readOnly)
+      try database.setUp()
+      return database
+    }
   }
 
   deinit {
