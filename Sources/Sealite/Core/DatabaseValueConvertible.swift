@@ -12,7 +12,7 @@ public typealias SQLiteConnection = OpaquePointer
 ///
 /// Conforming a `RawRepresentable` type whose raw value is convertible takes no
 /// code: `enum Color: String, DatabaseValueConvertible { … }`.
-public protocol DatabaseValueConvertible {
+public protocol DatabaseValueConvertible: SQLExpressible {
   /// The value stored in the database.
   var databaseValue: DatabaseValue { get }
 
@@ -35,6 +35,8 @@ extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: Datab
     RawValue.fromDatabaseValue(dbValue).flatMap { Self(rawValue: $0) }
   }
 }
+
+extension Optional: SQLExpressible where Wrapped: DatabaseValueConvertible {}
 
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
   public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }

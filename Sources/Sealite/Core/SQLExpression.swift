@@ -6,7 +6,7 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     /// A value, bound as an argument (inlined as a literal in schema SQL).
     case value(DatabaseValue)
     /// A column; `alias` qualifies it with a table once the request knows it.
-    case column(String, alias: TableAlias?)
+    case column(String, alias: SQLTableAlias?)
     /// Raw SQL with its arguments.
     case literal(SQL)
     /// `op expr`, e.g. `NOT`, `-`.
@@ -106,7 +106,7 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
   }
 
   /// The same expression with unqualified columns qualified by `alias`.
-  func qualified(with alias: TableAlias) -> SQLExpression {
+  func qualified(with alias: SQLTableAlias) -> SQLExpression {
     switch impl {
     case .value, .literal, .countAll, .exists, .subquery:
       return self
@@ -139,6 +139,38 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     }
   }
 
+  /// The same expression with the columns of `alias` replaced by values
+  /// (how an emulated upsert reads SQLite's `excluded` row).
+  func substituting(_ alias: SQLTableAlias, with value: (String) -> DatabaseValue) -> SQLExpression {
+    func sub(_ expression: SQLExpression) -> SQLExpression { expression.substituting(alias, with: value) }
+    switch impl {
+    case .value, .literal, .countAll, .exists, .subquery:
+      return self
+    case .column(let name, let current):
+      return current === alias ? SQLExpression(.value(value(name))) : self
+    case .prefix(let op, let expression):
+      return SQLExpression(.prefix(op, sub(expression)))
+    case .postfix(let expression, let op):
+      return SQLExpression(.postfix(sub(expression), op))
+    case .binary(let op, let lhs, let rhs):
+      return SQLExpression(.binary(op, sub(lhs), sub(rhs)))
+    case .associative(let op, let expressions, let empty):
+      return SQLExpression(.associative(op, expressions.map(sub), empty: empty))
+    case .function(let name, let arguments, let distinct):
+      return SQLExpression(.function(name, arguments.map(sub), distinct: distinct))
+    case .inList(let expression, let list, let negated):
+      return SQLExpression(.inList(sub(expression), list.map(sub), negated: negated))
+    case .inSubquery(let expression, let subquery, let negated):
+      return SQLExpression(.inSubquery(sub(expression), subquery, negated: negated))
+    case .between(let expression, let low, let high, let negated):
+      return SQLExpression(.between(sub(expression), sub(low), sub(high), negated: negated))
+    case .collate(let expression, let collation):
+      return SQLExpression(.collate(sub(expression), collation))
+    case .cast(let expression, let type):
+      return SQLExpression(.cast(sub(expression), type))
+    }
+  }
+
   /// The column name, if the expression is a bare column.
   var columnName: String? {
     if case .column(let name, _) = impl { return name }
@@ -146,34 +178,72 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
   }
 }
 
-/// A table in a request, identified by reference: associations give each
-/// joined table its own alias, named uniquely when SQL is generated.
-public final class TableAlias: @unchecked Sendable, Hashable {
-  // Sendable: `tableName` and `userName` are immutable; the only mutable state
-  // is set while building a request, before it is shared.
+/// The identity of a table in a request: associations give each joined table
+/// its own, named uniquely when SQL is generated.
+final class SQLTableAlias: @unchecked Sendable, Hashable {
+  // Sendable: `userName` is immutable; `tableName` is set while a request is
+  // built, before the alias is shared.
   let userName: String?
   var tableName: String?
+  /// Columns of this alias are always qualified (SQLite's `excluded` row).
+  let forcesQualification: Bool
 
-  /// Creates an alias, optionally with the name it has in SQL.
-  public init(name: String? = nil) {
+  init(name: String? = nil, forcesQualification: Bool = false) {
     self.userName = name
+    self.forcesQualification = forcesQualification
   }
 
   init(tableName: String) {
     self.userName = nil
     self.tableName = tableName
+    self.forcesQualification = false
   }
 
-  public static func == (lhs: TableAlias, rhs: TableAlias) -> Bool { lhs === rhs }
-  public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+  static func == (lhs: SQLTableAlias, rhs: SQLTableAlias) -> Bool { lhs === rhs }
+  func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// A table of a request, to refer to its columns from elsewhere in the
+/// request (another table's filter, an ordering, an upsert's `excluded` row):
+///
+///     let authorAlias = TableAlias<Author>()
+///     let request = Book
+///       .joining(required: Book.author.aliased(authorAlias))
+///       .order(authorAlias[Column("name")])
+public struct TableAlias<RowDecoder>: Sendable {
+  let alias: SQLTableAlias
+
+  /// A new alias, optionally with the name it has in SQL.
+  public init(name: String? = nil) {
+    alias = SQLTableAlias(name: name)
+  }
+
+  init(alias: SQLTableAlias) {
+    self.alias = alias
+  }
 
   /// A column of the aliased table.
   public subscript(_ columnName: String) -> SQLExpression {
-    SQLExpression(.column(columnName, alias: self))
+    SQLExpression(.column(columnName, alias: alias))
   }
 
   /// A column of the aliased table.
   public subscript(_ column: some ColumnExpression) -> SQLExpression {
-    SQLExpression(.column(column.name, alias: self))
+    SQLExpression(.column(column.name, alias: alias))
+  }
+
+  /// An expression whose columns belong to the aliased table.
+  public subscript(_ expression: some SQLSpecificExpressible) -> SQLExpression {
+    expression.sqlExpression.qualified(with: alias)
+  }
+
+  /// All columns of the aliased table, for a selection.
+  public var allColumns: SQLSelection { SQLSelection(impl: .allColumns(alias)) }
+}
+
+extension TableAlias where RowDecoder == Row {
+  /// A new alias of a table fetched as rows, optionally named.
+  public init(name: String? = nil) {
+    alias = SQLTableAlias(name: name)
   }
 }

@@ -5,7 +5,7 @@ import Foundation
 final class SQLGenerationContext {
   /// Nil when values are inlined.
   private(set) var arguments: StatementArguments?
-  private var aliasNames: [TableAlias: String] = [:]
+  private var aliasNames: [SQLTableAlias: String] = [:]
   /// True when columns are qualified with their table (joins).
   var qualifiesColumns = false
 
@@ -44,7 +44,7 @@ final class SQLGenerationContext {
   }
 
   /// Names an alias (its user-given name, or its table name made unique).
-  func name(of alias: TableAlias) -> String {
+  func name(of alias: SQLTableAlias) -> String {
     if let name = aliasNames[alias] { return name }
     let base = alias.userName ?? alias.tableName ?? "t"
     var name = base
@@ -60,12 +60,12 @@ final class SQLGenerationContext {
 
   /// Reserves the given aliases' names in order, so that the first table of a
   /// request keeps its plain name.
-  func register(_ alias: TableAlias) {
+  func register(_ alias: SQLTableAlias) {
     _ = name(of: alias)
   }
 
-  func qualifiedColumn(_ columnName: String, alias: TableAlias?) -> String {
-    if let alias, qualifiesColumns {
+  func qualifiedColumn(_ columnName: String, alias: SQLTableAlias?) -> String {
+    if let alias, qualifiesColumns || alias.forcesQualification {
       return "\(name(of: alias).quotedDatabaseIdentifier).\(columnName.quotedDatabaseIdentifier)"
     }
     return columnName.quotedDatabaseIdentifier

@@ -1,0 +1,168 @@
+/// A request that fetches values of type `RowDecoder`: rows, plain values or
+/// records. ``QueryInterfaceRequest`` and ``SQLRequest`` are fetch requests.
+public protocol FetchRequest<RowDecoder>: Sendable {
+  /// What the request fetches.
+  associatedtype RowDecoder
+
+  /// The prepared statement that runs the request.
+  func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws -> PreparedRequest
+
+  /// The number of values the request fetches.
+  func fetchCount(_ db: Database) throws -> Int
+}
+
+/// A request ready to run: its statement, and what to fetch afterwards for
+/// `including(all:)` associations.
+public struct PreparedRequest {
+  /// The statement to run, with its arguments bound.
+  public var statement: Statement
+  /// Fetches and attaches the rows of to-many associations.
+  var supplementaryFetch: ((Database, [Row]) throws -> Void)?
+
+  init(statement: Statement, supplementaryFetch: ((Database, [Row]) throws -> Void)? = nil) {
+    self.statement = statement
+    self.supplementaryFetch = supplementaryFetch
+  }
+}
+
+extension FetchRequest {
+  /// True if the request fetches nothing.
+  public func isEmpty(_ db: Database) throws -> Bool {
+    try fetchCount(db) == 0
+  }
+}
+
+// MARK: - Fetching rows
+
+extension FetchRequest where RowDecoder == Row {
+  /// A cursor over the fetched rows.
+  public func fetchCursor(_ db: Database) throws -> RowCursor {
+    try Row.fetchCursor(db, self)
+  }
+
+  /// All fetched rows.
+  public func fetchAll(_ db: Database) throws -> [Row] {
+    try Row.fetchAll(db, self)
+  }
+
+  /// The first fetched row.
+  public func fetchOne(_ db: Database) throws -> Row? {
+    try Row.fetchOne(db, self)
+  }
+
+  /// The distinct fetched rows.
+  public func fetchSet(_ db: Database) throws -> Set<Row> {
+    try Row.fetchSet(db, self)
+  }
+}
+
+extension Row {
+  /// A cursor over the rows of a request.
+  public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RowCursor {
+    let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+    guard prepared.supplementaryFetch == nil else {
+      throw DatabaseError.misuse(
+        "a request that includes to-many associations can not be iterated with a cursor")
+    }
+    return try RowCursor(statement: prepared.statement)
+  }
+
+  /// All rows of a request.
+  public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Row] {
+    let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+    let rows = try fetchAll(prepared.statement)
+    try prepared.supplementaryFetch?(db, rows)
+    return rows
+  }
+
+  /// The first row of a request.
+  public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Row? {
+    let prepared = try request.makePreparedRequest(db, forSingleResult: true)
+    guard let row = try fetchOne(prepared.statement) else { return nil }
+    try prepared.supplementaryFetch?(db, [row])
+    return row
+  }
+
+  /// The distinct rows of a request.
+  public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Row> {
+    try Set(fetchAll(db, request))
+  }
+}
+
+// MARK: - Fetching values
+
+extension FetchRequest where RowDecoder: DatabaseValueConvertible {
+  /// A cursor over the fetched values.
+  public func fetchCursor(_ db: Database) throws -> DatabaseValueCursor<RowDecoder> {
+    try RowDecoder.fetchCursor(db, self)
+  }
+
+  /// All fetched values.
+  public func fetchAll(_ db: Database) throws -> [RowDecoder] {
+    try RowDecoder.fetchAll(db, self)
+  }
+
+  /// The first fetched value, or nil if there is none or it is NULL.
+  public func fetchOne(_ db: Database) throws -> RowDecoder? {
+    try RowDecoder.fetchOne(db, self)
+  }
+}
+
+extension FetchRequest where RowDecoder: DatabaseValueConvertible & Hashable {
+  /// The distinct fetched values.
+  public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
+    try RowDecoder.fetchSet(db, self)
+  }
+}
+
+extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementColumnConvertible {
+  /// A cursor over the fetched values, read straight from SQLite.
+  public func fetchCursor(_ db: Database) throws -> FastDatabaseValueCursor<RowDecoder> {
+    try RowDecoder.fetchCursor(db, self)
+  }
+
+  /// All fetched values, read straight from SQLite.
+  public func fetchAll(_ db: Database) throws -> [RowDecoder] {
+    try RowDecoder.fetchAll(db, self)
+  }
+}
+
+extension DatabaseValueConvertible {
+  /// A cursor over the values of a request's first column.
+  public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> DatabaseValueCursor<
+    Self
+  > {
+    try fetchCursor(request.makePreparedRequest(db, forSingleResult: false).statement)
+  }
+
+  /// All values of a request's first column.
+  public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
+    try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+  }
+
+  /// The value of the first row of a request, or nil.
+  public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
+    try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+  }
+}
+
+extension DatabaseValueConvertible where Self: Hashable {
+  /// The distinct values of a request's first column.
+  public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
+    try fetchSet(request.makePreparedRequest(db, forSingleResult: false).statement)
+  }
+}
+
+extension DatabaseValueConvertible where Self: StatementColumnConvertible {
+  /// A cursor over the values of a request's first column, read straight from SQLite.
+  public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws
+    -> FastDatabaseValueCursor<Self>
+  {
+    try fetchCursor(request.makePreparedRequest(db, forSingleResult: false).statement)
+  }
+
+  /// All values of a request's first column, read straight from SQLite.
+  public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
+    try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+  }
+}

@@ -1,0 +1,276 @@
+import CSQLCipher
+
+/// A request built with Swift methods instead of SQL:
+///
+///     let request = Player
+///       .filter(Column("score") > 100)
+///       .order(Column("score").desc)
+///       .limit(10)
+///     let players = try request.fetchAll(db)
+///
+/// Values become bound arguments and identifiers are quoted: no value ever
+/// reaches the SQL text.
+public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
+  var relation: SQLRelation
+
+  init(relation: SQLRelation) {
+    self.relation = relation
+  }
+
+  public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws
+    -> PreparedRequest
+  {
+    let context = SQLGenerationContext()
+    let sql = try relation.selectSQL(db, context, singleResult: singleResult)
+    let statement = try db.cachedStatement(sql: sql)
+    let busy = sqlite3StatementIsBusy(statement)
+    let usable = busy ? try db.makeStatement(sql: sql) : statement
+    try usable.setArguments(context.arguments ?? StatementArguments())
+    return PreparedRequest(statement: usable, supplementaryFetch: try makeSupplementaryFetch(db))
+  }
+
+  /// Prefetches of `including(all:)`, set by the association layer.
+  func makeSupplementaryFetch(_ db: Database) throws -> ((Database, [Row]) throws -> Void)? {
+    relation.prefetches.isEmpty ? nil : { db, rows in try relation.prefetch(db, into: rows) }
+  }
+
+  public func fetchCount(_ db: Database) throws -> Int {
+    let context = SQLGenerationContext()
+    let sql: String
+    let isTrivialSelection =
+      relation.selection.count == 1 && relation.selection[0].isAllColumns && !relation.isDistinct
+    if isTrivialSelection && relation.grouping.isEmpty && relation.limit == nil && !relation.hasJoins {
+      var counting = relation
+      counting.selection = [SQLExpression(.countAll).sqlSelection]
+      counting.ordering = []
+      counting.isReversed = false
+      sql = try counting.selectSQL(db, context)
+    } else {
+      var counted = relation
+      counted.ordering = []
+      counted.isReversed = false
+      sql = "SELECT COUNT(*) FROM (\(try counted.selectSQL(db, context)))"
+    }
+    return try Int.fetchOne(db, sql: sql, arguments: context.arguments ?? StatementArguments()) ?? 0
+  }
+
+  // MARK: Filtering
+
+  /// Keeps the rows that match `predicate`.
+  public func filter(_ predicate: some SQLExpressible) -> Self {
+    var request = self
+    request.relation.filters.append(.expression(predicate.sqlExpression))
+    return request
+  }
+
+  /// Keeps the rows that match raw SQL.
+  public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+    filter(SQLExpression(sql: sql, arguments: arguments))
+  }
+
+  /// Keeps the rows that match an SQL literal.
+  public func filter(literal: SQL) -> Self {
+    filter(SQLExpression(literal: literal))
+  }
+
+  /// A request that fetches nothing.
+  public func none() -> Self {
+    var request = self
+    request.relation.isEmptyByDefinition = true
+    return request
+  }
+
+  func filter(deferred build: @escaping @Sendable (Database) throws -> SQLExpression) -> Self {
+    var request = self
+    request.relation.filters.append(.deferred(build))
+    return request
+  }
+
+  // MARK: Ordering
+
+  /// Orders by the given terms, replacing any previous ordering.
+  public func order(_ orderings: any SQLOrderingTerm...) -> Self {
+    order(orderings)
+  }
+
+  /// Orders by the given terms, replacing any previous ordering.
+  public func order(_ orderings: [any SQLOrderingTerm]) -> Self {
+    var request = self
+    request.relation.ordering = orderings.map(\.sqlOrdering)
+    request.relation.isReversed = false
+    return request
+  }
+
+  /// Orders by raw SQL.
+  public func order(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+    order(SQL(sql: sql, arguments: arguments))
+  }
+
+  /// Orders by an SQL literal.
+  public func order(literal: SQL) -> Self {
+    order(literal)
+  }
+
+  /// Adds orderings after the current ones.
+  public func thenOrder(_ orderings: any SQLOrderingTerm...) -> Self {
+    var request = self
+    request.relation.ordering += orderings.map(\.sqlOrdering)
+    return request
+  }
+
+  /// Reverses the ordering; an unordered request is then ordered by primary
+  /// key, descending.
+  public func reversed() -> Self {
+    var request = self
+    request.relation.isReversed.toggle()
+    return request
+  }
+
+  /// Removes any ordering.
+  public func unordered() -> Self {
+    var request = self
+    request.relation.ordering = []
+    request.relation.isReversed = false
+    return request
+  }
+
+  // MARK: Selection
+
+  /// Selects the given columns or expressions.
+  public func select(_ selection: any SQLSelectable...) -> Self {
+    select(selection)
+  }
+
+  /// Selects the given columns or expressions.
+  public func select(_ selection: [any SQLSelectable]) -> Self {
+    var request = self
+    request.relation.selection = selection.map(\.sqlSelection)
+    return request
+  }
+
+  /// Selects raw SQL.
+  public func select(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+    select(SQL(sql: sql, arguments: arguments))
+  }
+
+  /// Selects an SQL literal.
+  public func select(literal: SQL) -> Self {
+    select(literal)
+  }
+
+  /// Selects the given columns or expressions, fetched as `type`:
+  /// `Player.select(max(Column("score")), as: Int.self)`.
+  public func select<T>(_ selection: any SQLSelectable..., as type: T.Type) -> QueryInterfaceRequest<T> {
+    select(selection).asRequest(of: T.self)
+  }
+
+  /// Selects the given columns or expressions, fetched as `type`.
+  public func select<T>(_ selection: [any SQLSelectable], as type: T.Type) -> QueryInterfaceRequest<T> {
+    select(selection).asRequest(of: T.self)
+  }
+
+  /// Selects an SQL literal, fetched as `type`.
+  public func select<T>(literal: SQL, as type: T.Type) -> QueryInterfaceRequest<T> {
+    select(literal).asRequest(of: T.self)
+  }
+
+  /// Selects raw SQL, fetched as `type`.
+  public func select<T>(sql: String, arguments: StatementArguments = StatementArguments(), as type: T.Type)
+    -> QueryInterfaceRequest<T>
+  {
+    select(SQL(sql: sql, arguments: arguments)).asRequest(of: T.self)
+  }
+
+  /// Appends columns or expressions to the selection.
+  public func annotated(with selection: any SQLSelectable...) -> Self {
+    annotated(with: selection)
+  }
+
+  /// Appends columns or expressions to the selection.
+  public func annotated(with selection: [any SQLSelectable]) -> Self {
+    var request = self
+    request.relation.selection += selection.map(\.sqlSelection)
+    return request
+  }
+
+  /// Removes duplicate rows.
+  public func distinct() -> Self {
+    var request = self
+    request.relation.isDistinct = true
+    return request
+  }
+
+  /// The same request, fetching another type.
+  public func asRequest<T>(of type: T.Type) -> QueryInterfaceRequest<T> {
+    QueryInterfaceRequest<T>(relation: relation)
+  }
+
+  // MARK: Grouping and limits
+
+  /// Groups rows by the given expressions.
+  public func group(_ expressions: any SQLExpressible...) -> Self {
+    group(expressions)
+  }
+
+  /// Groups rows by the given expressions.
+  public func group(_ expressions: [any SQLExpressible]) -> Self {
+    var request = self
+    request.relation.grouping = expressions.map(\.sqlExpression)
+    return request
+  }
+
+  /// Groups rows by raw SQL.
+  public func group(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+    group(SQLExpression(sql: sql, arguments: arguments))
+  }
+
+  /// Keeps the groups that match `predicate`.
+  public func having(_ predicate: some SQLExpressible) -> Self {
+    var request = self
+    request.relation.havingFilters.append(.expression(predicate.sqlExpression))
+    return request
+  }
+
+  /// Keeps the groups that match raw SQL.
+  public func having(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+    having(SQLExpression(sql: sql, arguments: arguments))
+  }
+
+  /// Fetches at most `limit` rows, after skipping `offset`.
+  public func limit(_ limit: Int, offset: Int? = nil) -> Self {
+    var request = self
+    request.relation.limit = (limit, offset)
+    return request
+  }
+
+  // MARK: Batch changes
+
+  /// Deletes the rows the request selects; returns how many.
+  @discardableResult
+  public func deleteAll(_ db: Database) throws -> Int {
+    let context = SQLGenerationContext()
+    let sql = try relation.deleteSQL(db, context)
+    try db.execute(sql: sql, arguments: context.arguments ?? StatementArguments())
+    return db.changesCount
+  }
+
+  /// Updates the rows the request selects; returns how many.
+  @discardableResult
+  public func updateAll(_ db: Database, _ assignments: ColumnAssignment...) throws -> Int {
+    try updateAll(db, assignments)
+  }
+
+  /// Updates the rows the request selects; returns how many.
+  @discardableResult
+  public func updateAll(_ db: Database, _ assignments: [ColumnAssignment]) throws -> Int {
+    guard !assignments.isEmpty else { return 0 }
+    let context = SQLGenerationContext()
+    let sql = try relation.updateSQL(db, context, assignments: assignments)
+    try db.execute(sql: sql, arguments: context.arguments ?? StatementArguments())
+    return db.changesCount
+  }
+}
+
+func sqlite3StatementIsBusy(_ statement: Statement) -> Bool {
+  sqlite3_stmt_busy(statement.sqliteStatement) != 0
+}

@@ -1,0 +1,57 @@
+/// A table joined to a request by an association. Filled in by the
+/// association layer; the relation only renders it.
+struct SQLJoin: Sendable {
+  enum Kind: Sendable {
+    case inner, left
+  }
+
+  var kind: Kind
+  var relation: SQLRelation
+  /// The ON condition, given the parent and child aliases.
+  var condition: @Sendable (_ parent: SQLTableAlias, _ child: SQLTableAlias) -> SQLExpression
+  /// Whether the joined columns are selected (including) or not (joining).
+  var isIncluded: Bool
+  /// The scope name of the included columns in fetched rows.
+  var key: String
+  var isToMany: Bool
+
+  func render(
+    _ db: Database, _ context: SQLGenerationContext, parent: SQLTableAlias, selections: inout [String],
+    clauses: inout [String]
+  ) throws {
+    context.register(relation.alias)
+    let childName = context.name(of: relation.alias)
+    if isIncluded {
+      selections += try relation.selection.map { try $0.qualified(with: relation.alias).sql(context) }
+    }
+    var onExpressions = [condition(parent, relation.alias)]
+    // Filters of a LEFT JOINed table go in its ON clause, so that they do not
+    // turn the join into an inner one.
+    if kind == .left {
+      onExpressions += try relation.filters.map { try $0.resolve(db).qualified(with: relation.alias) }
+    }
+    var clause = kind == .inner ? "JOIN " : "LEFT JOIN "
+    clause += relation.tableName.quotedDatabaseIdentifier
+    if childName != relation.tableName { clause += " " + childName.quotedDatabaseIdentifier }
+    clause += " ON " + (try SQLExpression(.associative("AND", onExpressions, empty: "1")).sql(context))
+    clauses.append(clause)
+    for join in relation.joins {
+      try join.render(db, context, parent: relation.alias, selections: &selections, clauses: &clauses)
+    }
+  }
+
+  func filters(_ db: Database) throws -> [SQLExpression] {
+    let own =
+      kind == .inner ? try relation.filters.map { try $0.resolve(db).qualified(with: relation.alias) } : []
+    return try own + relation.joins.flatMap { try $0.filters(db) }
+  }
+
+  func havings(_ db: Database) throws -> [SQLExpression] {
+    try relation.havingFilters.map { try $0.resolve(db).qualified(with: relation.alias) }
+      + relation.joins.flatMap { try $0.havings(db) }
+  }
+
+  func orderings() -> [SQLOrdering] {
+    relation.ordering.map { $0.qualified(with: relation.alias) } + relation.joins.flatMap { $0.orderings() }
+  }
+}

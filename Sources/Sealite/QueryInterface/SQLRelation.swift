@@ -1,0 +1,191 @@
+/// A filter of a request: an expression, or one built when the request runs
+/// (a primary key lookup needs the schema).
+enum SQLFilter: Sendable {
+  case expression(SQLExpression)
+  case deferred(@Sendable (Database) throws -> SQLExpression)
+
+  func resolve(_ db: Database) throws -> SQLExpression {
+    switch self {
+    case .expression(let expression): return expression
+    case .deferred(let build): return try build(db)
+    }
+  }
+}
+
+/// What a query interface request selects from one table: the model behind
+/// ``QueryInterfaceRequest``, turned into SQL when the request runs.
+struct SQLRelation: Sendable {
+  var tableName: String
+  var alias: SQLTableAlias
+  /// Nil selects the default: the record type's `databaseSelection`, or `*`.
+  var selection: [SQLSelection]
+  var isDistinct = false
+  var filters: [SQLFilter] = []
+  var grouping: [SQLExpression] = []
+  var havingFilters: [SQLFilter] = []
+  var ordering: [SQLOrdering] = []
+  var isReversed = false
+  var limit: (limit: Int, offset: Int?)?
+  var isEmptyByDefinition = false
+  var joins: [SQLJoin] = []
+  /// To-many associations fetched with a second query (`including(all:)`).
+  var prefetches: [SQLPrefetch] = []
+
+  init(tableName: String, selection: [SQLSelection]) {
+    self.tableName = tableName
+    self.alias = SQLTableAlias(tableName: tableName)
+    self.selection = selection
+  }
+
+  /// The relation with a fresh alias, so that it can be joined more than once.
+  func copiedAlias() -> SQLRelation {
+    var copy = self
+    let newAlias = SQLTableAlias(name: alias.userName)
+    newAlias.tableName = tableName
+    copy.alias = newAlias
+    return copy
+  }
+
+  var hasJoins: Bool { !joins.isEmpty }
+
+  /// Runs the prefetch queries and attaches their rows to `rows`.
+  func prefetch(_ db: Database, into rows: [Row]) throws {
+    for prefetch in prefetches { try prefetch.fetch(db, rows) }
+  }
+
+  // MARK: SQL generation
+
+  func selectSQL(_ db: Database, _ context: SQLGenerationContext, singleResult: Bool = false) throws -> String
+  {
+    context.register(alias)
+    if hasJoins { context.qualifiesColumns = true }
+    var joinedSelections: [String] = []
+    var joinClauses: [String] = []
+    for join in joins {
+      try join.render(db, context, parent: alias, selections: &joinedSelections, clauses: &joinClauses)
+    }
+    var columns = try selection.map { try $0.qualified(with: alias).sql(context) }
+    columns += joinedSelections
+    var sql = "SELECT "
+    if isDistinct { sql += "DISTINCT " }
+    sql += columns.joined(separator: ", ")
+    sql += " FROM " + tableName.quotedDatabaseIdentifier
+    let aliasName = context.name(of: alias)
+    if context.qualifiesColumns && aliasName != tableName {
+      sql += " " + aliasName.quotedDatabaseIdentifier
+    }
+    for clause in joinClauses { sql += " " + clause }
+    let whereExpressions = try allFilters(db)
+    if isEmptyByDefinition {
+      sql += " WHERE 0"
+    } else if !whereExpressions.isEmpty {
+      sql += " WHERE " + (try SQLExpression(.associative("AND", whereExpressions, empty: "1")).sql(context))
+    }
+    if !grouping.isEmpty {
+      sql +=
+        " GROUP BY "
+        + (try grouping.map { try $0.qualified(with: alias).sql(context) }.joined(separator: ", "))
+    }
+    let havingExpressions =
+      try havingFilters.map { try $0.resolve(db).qualified(with: alias) } + joinHavings(db)
+    if !havingExpressions.isEmpty {
+      sql += " HAVING " + (try SQLExpression(.associative("AND", havingExpressions, empty: "1")).sql(context))
+    }
+    let orderings = try effectiveOrdering(db)
+    if !orderings.isEmpty {
+      sql += " ORDER BY " + (try orderings.map { try $0.sql(context) }.joined(separator: ", "))
+    }
+    if let limit {
+      sql += " LIMIT \(limit.limit)"
+      if let offset = limit.offset { sql += " OFFSET \(offset)" }
+    } else if singleResult && !hasToManyJoins {
+      sql += " LIMIT 1"
+    }
+    return sql
+  }
+
+  /// Filters of this table and of joined tables, qualified.
+  func allFilters(_ db: Database) throws -> [SQLExpression] {
+    try filters.map { try $0.resolve(db).qualified(with: alias) } + joins.flatMap { try $0.filters(db) }
+  }
+
+  func joinHavings(_ db: Database) throws -> [SQLExpression] {
+    try joins.flatMap { try $0.havings(db) }
+  }
+
+  /// Orderings of this table then of joined tables, reversed if asked. An
+  /// unordered request is reversed by primary key.
+  func effectiveOrdering(_ db: Database) throws -> [SQLOrdering] {
+    var orderings = ordering.map { $0.qualified(with: alias) } + joins.flatMap { $0.orderings() }
+    if isReversed {
+      if orderings.isEmpty {
+        let primaryKey = try db.recordPrimaryKey(tableName)
+        orderings = primaryKey.columns.map { SQLExpression(.column($0, alias: alias)).sqlOrdering }
+      }
+      orderings = try orderings.map { try $0.reversed }
+    }
+    return orderings
+  }
+
+  var hasToManyJoins: Bool { joins.contains { $0.isToMany } }
+
+  /// `DELETE` of the selected rows.
+  func deleteSQL(_ db: Database, _ context: SQLGenerationContext) throws -> String {
+    if isEmptyByDefinition { return "DELETE FROM \(tableName.quotedDatabaseIdentifier) WHERE 0" }
+    if hasJoins || !grouping.isEmpty || limit != nil || isDistinct {
+      // Complex selections delete by rowid (or primary key) through a subquery.
+      let key = try rowKeyColumn(db)
+      var keyRelation = self
+      keyRelation.selection = [SQLExpression(.column(key, alias: nil)).sqlSelection]
+      let subquery = try keyRelation.selectSQL(db, context)
+      return
+        "DELETE FROM \(tableName.quotedDatabaseIdentifier) WHERE \(key.quotedDatabaseIdentifier) IN (\(subquery))"
+    }
+    var sql = "DELETE FROM \(tableName.quotedDatabaseIdentifier)"
+    let expressions = try allFilters(db)
+    if !expressions.isEmpty {
+      sql += " WHERE " + (try SQLExpression(.associative("AND", expressions, empty: "1")).sql(context))
+    }
+    return sql
+  }
+
+  /// `UPDATE … SET` of the selected rows.
+  func updateSQL(_ db: Database, _ context: SQLGenerationContext, assignments: [ColumnAssignment]) throws
+    -> String
+  {
+    let set = try assignments.map { try $0.sql(context) }.joined(separator: ", ")
+    var sql = "UPDATE \(tableName.quotedDatabaseIdentifier) SET \(set)"
+    if isEmptyByDefinition { return sql + " WHERE 0" }
+    if hasJoins || !grouping.isEmpty || limit != nil || isDistinct {
+      let key = try rowKeyColumn(db)
+      var keyRelation = self
+      keyRelation.selection = [SQLExpression(.column(key, alias: nil)).sqlSelection]
+      let subquery = try keyRelation.selectSQL(db, context)
+      return sql + " WHERE \(key.quotedDatabaseIdentifier) IN (\(subquery))"
+    }
+    let expressions = try allFilters(db)
+    if !expressions.isEmpty {
+      sql += " WHERE " + (try SQLExpression(.associative("AND", expressions, empty: "1")).sql(context))
+    }
+    return sql
+  }
+
+  private func rowKeyColumn(_ db: Database) throws -> String {
+    let primaryKey = try db.recordPrimaryKey(tableName)
+    if primaryKey.isWithoutRowID {
+      guard primaryKey.columns.count == 1 else {
+        throw DatabaseError.misuse(
+          "can not delete or update a limited or joined request of WITHOUT ROWID table \(tableName) "
+            + "with a composite primary key")
+      }
+      return primaryKey.columns[0]
+    }
+    return "rowid"
+  }
+}
+
+/// A to-many association fetched by a second query, whose rows are attached to
+/// the fetched parent rows.
+struct SQLPrefetch: Sendable {
+  let fetch: @Sendable (Database, [Row]) throws -> Void
+}

@@ -1,0 +1,33 @@
+extension Database {
+  /// What SQLite does when an INSERT or UPDATE violates a constraint
+  /// (https://www.sqlite.org/lang_conflict.html).
+  public enum ConflictResolution: String, Sendable {
+    /// Roll back the whole transaction.
+    case rollback = "ROLLBACK"
+    /// Undo the statement and fail (the default).
+    case abort = "ABORT"
+    /// Fail, keeping the rows the statement already changed.
+    case fail = "FAIL"
+    /// Skip the row that violates the constraint.
+    case ignore = "IGNORE"
+    /// Delete the conflicting rows, then insert: cascades and delete triggers
+    /// fire, the rowid changes, and columns not written get their defaults.
+    case replace = "REPLACE"
+  }
+}
+
+/// The conflict resolution of a record type's inserts and updates.
+public struct PersistenceConflictPolicy: Sendable {
+  /// The policy of inserts.
+  public let conflictResolutionForInsert: Database.ConflictResolution
+  /// The policy of updates.
+  public let conflictResolutionForUpdate: Database.ConflictResolution
+
+  /// Creates a policy.
+  public init(
+    insert: Database.ConflictResolution = .abort, update: Database.ConflictResolution = .abort
+  ) {
+    conflictResolutionForInsert = insert
+    conflictResolutionForUpdate = update
+  }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// A type that can write itself into database columns.
+///
+/// Encodable types get `encode(to:)` for free: each coding key writes the
+/// column of the same name (see ``databaseColumnEncodingStrategy``); nested
+/// Codable values are stored as JSON text, which works on every SQLite.
+public protocol EncodableRecord {
+  /// Writes the record's columns.
+  func encode(to container: inout PersistenceContainer) throws
+
+  /// User info given to the encoder of Encodable records.
+  static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { get }
+
+  /// The JSON encoder of nested Codable values stored in `column`.
+  static func databaseJSONEncoder(for column: String) -> JSONEncoder
+
+  /// How dates are written. Default: `yyyy-MM-dd HH:mm:ss.SSS` UTC text.
+  static var databaseDateEncodingStrategy: DatabaseDateEncodingStrategy { get }
+
+  /// How UUIDs are written. Default: 16-byte blobs.
+  static var databaseUUIDEncodingStrategy: DatabaseUUIDEncodingStrategy { get }
+
+  /// How coding keys map to columns. Default: same name.
+  static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { get }
+}
+
+extension EncodableRecord {
+  public static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { [:] }
+
+  public static func databaseJSONEncoder(for column: String) -> JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.dataEncodingStrategy = .base64
+    encoder.dateEncodingStrategy = .millisecondsSince1970
+    encoder.nonConformingFloatEncodingStrategy = .throw
+    // Sorted keys make the stored JSON stable, so that unchanged values compare equal.
+    encoder.outputFormatting = .sortedKeys
+    return encoder
+  }
+
+  public static var databaseDateEncodingStrategy: DatabaseDateEncodingStrategy { .deferredToDate }
+
+  public static var databaseUUIDEncodingStrategy: DatabaseUUIDEncodingStrategy { .deferredToUUID }
+
+  public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .useDefaultKeys }
+
+  /// The columns and values the record writes.
+  public var databaseDictionary: [String: DatabaseValue] {
+    get throws { try persistenceContainer().dictionary }
+  }
+
+  /// The columns whose values differ from `record`'s, with the values of `record`.
+  public func databaseChanges(from record: some EncodableRecord) throws -> [String: DatabaseValue] {
+    let mine = try persistenceContainer()
+    let theirs = try record.persistenceContainer()
+    var changes: [String: DatabaseValue] = [:]
+    for (column, value) in zip(mine.columns, mine.values) {
+      let old = theirs.databaseValue(forColumn: column)
+      if old.map({ !$0.isIdentical(to: value) }) ?? true { changes[column] = old ?? .null }
+    }
+    return changes
+  }
+
+  /// True if both records write the same columns and values.
+  public func databaseEquals(_ record: Self) -> Bool {
+    guard let mine = try? persistenceContainer(), let theirs = try? record.persistenceContainer() else {
+      return false
+    }
+    guard mine.columns.count == theirs.columns.count else { return false }
+    return zip(mine.columns, mine.values).allSatisfy { column, value in
+      theirs.databaseValue(forColumn: column).map { $0.isIdentical(to: value) } ?? false
+    }
+  }
+
+  /// The container the record fills, with conversion failures reported.
+  func persistenceContainer() throws -> PersistenceContainer {
+    var container = PersistenceContainer()
+    try encode(to: &container)
+    if let failure = container.conversionFailure {
+      throw DatabaseError.misuse("invalid value in \(Self.self): \(failure)")
+    }
+    return container
+  }
+}
+
+extension DatabaseValue {
+  /// Strict equality for change tracking: same storage class and payload
+  /// (1 and 1.0 differ, unlike `==`).
+  func isIdentical(to other: DatabaseValue) -> Bool {
+    switch (storage, other.storage) {
+    case (.null, .null): return true
+    case (.int64(let a), .int64(let b)): return a == b
+    case (.double(let a), .double(let b)): return a == b || (a.isNaN && b.isNaN)
+    case (.string(let a), .string(let b)): return a == b
+    case (.blob(let a), .blob(let b)): return a == b
+    default: return false
+    }
+  }
+}
+
+extension EncodableRecord where Self: Encodable {
+  /// Encodes the record's coding keys into columns.
+  public func encode(to container: inout PersistenceContainer) throws {
+    let encoder = RecordEncoder(recordType: Self.self)
+    try encode(to: encoder)
+    container = encoder.storage.container
+  }
+}

@@ -1,0 +1,299 @@
+import Foundation
+
+/// A type that can be built from a database row.
+///
+///     struct Player: FetchableRecord, Decodable {
+///       var id: Int64
+///       var name: String
+///     }
+///     let players = try Player.fetchAll(db, sql: "SELECT * FROM player")
+///
+/// Decodable types get `init(row:)` for free: each coding key reads the column
+/// of the same name (see ``databaseColumnDecodingStrategy``), nested Codable
+/// values read JSON text.
+public protocol FetchableRecord {
+  /// Builds a record from a row.
+  init(row: Row) throws
+
+  /// User info given to the decoder of Decodable records.
+  static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { get }
+
+  /// The JSON decoder of nested Codable values stored in `column`.
+  static func databaseJSONDecoder(for column: String) -> JSONDecoder
+
+  /// How dates are read. Default: SQLite date text or Unix timestamps.
+  static var databaseDateDecodingStrategy: DatabaseDateDecodingStrategy { get }
+
+  /// How coding keys map to columns. Default: same name.
+  static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { get }
+}
+
+extension FetchableRecord {
+  public static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { [:] }
+
+  public static func databaseJSONDecoder(for column: String) -> JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dataDecodingStrategy = .base64
+    decoder.dateDecodingStrategy = .millisecondsSince1970
+    decoder.nonConformingFloatDecodingStrategy = .throw
+    return decoder
+  }
+
+  public static var databaseDateDecodingStrategy: DatabaseDateDecodingStrategy { .deferredToDate }
+
+  public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .useDefaultKeys }
+}
+
+extension FetchableRecord where Self: Decodable {
+  /// Decodes the record from the row's columns.
+  public init(row: Row) throws {
+    try self.init(row: row, columnCache: nil)
+  }
+
+  init(row: Row, columnCache: ColumnLookupCache?) throws {
+    let decoder = RecordRowDecoder(row: row, recordType: Self.self, columnCache: columnCache)
+    try self.init(from: decoder)
+  }
+}
+
+/// A cursor over records decoded from the rows of a statement.
+public final class RecordCursor<Record: FetchableRecord>: Cursor {
+  /// The statement being iterated.
+  public let statement: Statement
+  private let rows: RowCursor
+  private let columnCache: ColumnLookupCache
+  private let decode: (Row, ColumnLookupCache) throws -> Record
+
+  init(statement: Statement, arguments: StatementArguments? = nil) throws {
+    self.statement = statement
+    rows = try RowCursor(statement: statement, arguments: arguments)
+    columnCache = ColumnLookupCache()
+    decode = RecordCursor.decoder()
+  }
+
+  private static func decoder() -> (Row, ColumnLookupCache) throws -> Record {
+    if let decodable = Record.self as? any (FetchableRecord & Decodable).Type {
+      return { row, cache in try decodable.makeDecoded(row: row, columnCache: cache) as! Record }
+    }
+    return { row, _ in try Record(row: row) }
+  }
+
+  public func next() throws -> Record? {
+    guard let row = try rows.next() else { return nil }
+    columnCache.startRow()
+    return try decode(row, columnCache)
+  }
+}
+
+extension FetchableRecord where Self: Decodable {
+  static func makeDecoded(row: Row, columnCache: ColumnLookupCache) throws -> Self {
+    try Self(row: row, columnCache: columnCache)
+  }
+}
+
+// MARK: - Fetching
+
+extension FetchableRecord {
+  /// A cursor over records decoded from a prepared statement.
+  public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws
+    -> RecordCursor<Self>
+  {
+    try RecordCursor(statement: statement, arguments: arguments)
+  }
+
+  /// All records decoded from a prepared statement.
+  public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
+    try Array(fetchCursor(statement, arguments: arguments))
+  }
+
+  /// The first record decoded from a prepared statement.
+  public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+    let cursor = try fetchCursor(statement, arguments: arguments)
+    return try cursor.next()
+  }
+
+  /// A cursor over records decoded from an SQL query.
+  public static func fetchCursor(
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+  )
+    throws -> RecordCursor<Self>
+  {
+    try fetchCursor(db.fetchStatement(sql: sql), arguments: arguments)
+  }
+
+  /// All records decoded from an SQL query.
+  public static func fetchAll(
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+  )
+    throws -> [Self]
+  {
+    try fetchAll(db.fetchStatement(sql: sql), arguments: arguments)
+  }
+
+  /// The first record decoded from an SQL query.
+  public static func fetchOne(
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+  )
+    throws -> Self?
+  {
+    try fetchOne(db.fetchStatement(sql: sql), arguments: arguments)
+  }
+
+  /// A cursor over records decoded from a request.
+  public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RecordCursor<Self> {
+    let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+    guard prepared.supplementaryFetch == nil else {
+      throw DatabaseError.misuse(
+        "a request that includes to-many associations can not be iterated with a cursor")
+    }
+    return try fetchCursor(prepared.statement)
+  }
+
+  /// All records decoded from a request.
+  public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
+    let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+    if let supplementaryFetch = prepared.supplementaryFetch {
+      let rows = try Row.fetchAll(prepared.statement)
+      try supplementaryFetch(db, rows)
+      return try rows.map { try Self(row: $0) }
+    }
+    return try fetchAll(prepared.statement)
+  }
+
+  /// The first record decoded from a request.
+  public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
+    let prepared = try request.makePreparedRequest(db, forSingleResult: true)
+    if let supplementaryFetch = prepared.supplementaryFetch {
+      guard let row = try Row.fetchOne(prepared.statement) else { return nil }
+      try supplementaryFetch(db, [row])
+      return try Self(row: row)
+    }
+    return try fetchOne(prepared.statement)
+  }
+}
+
+extension FetchableRecord where Self: Hashable {
+  /// The distinct records decoded from a prepared statement.
+  public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<
+    Self
+  > {
+    try Set(fetchCursor(statement, arguments: arguments))
+  }
+
+  /// The distinct records decoded from an SQL query.
+  public static func fetchSet(
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+  )
+    throws -> Set<Self>
+  {
+    try fetchSet(db.fetchStatement(sql: sql), arguments: arguments)
+  }
+
+  /// The distinct records decoded from a request.
+  public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
+    try Set(fetchAll(db, request))
+  }
+}
+
+extension FetchableRecord where Self: TableRecord {
+  /// A cursor over every record of the table.
+  public static func fetchCursor(_ db: Database) throws -> RecordCursor<Self> { try all().fetchCursor(db) }
+
+  /// Every record of the table.
+  public static func fetchAll(_ db: Database) throws -> [Self] { try all().fetchAll(db) }
+
+  /// The first record of the table.
+  public static func fetchOne(_ db: Database) throws -> Self? { try all().fetchOne(db) }
+
+  /// The record with the single-column primary key `key`, or nil.
+  public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
+    try filter(key: key).fetchOne(db)
+  }
+
+  /// The record with the given key values, or nil.
+  public static func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Self?
+  {
+    try filter(key: key).fetchOne(db)
+  }
+
+  /// The records with the given primary keys.
+  public static func fetchAll<Keys: Sequence>(_ db: Database, keys: Keys) throws -> [Self]
+  where Keys.Element: DatabaseValueConvertible {
+    try filter(keys: keys).fetchAll(db)
+  }
+
+  /// The records with the given key values.
+  public static func fetchAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws
+    -> [Self]
+  {
+    try filter(keys: keys).fetchAll(db)
+  }
+
+  /// The record with the single-column primary key `key`; throws
+  /// ``RecordError/recordNotFound(databaseTableName:key:)`` if there is none.
+  public static func find(_ db: Database, key: some DatabaseValueConvertible) throws -> Self {
+    guard let record = try fetchOne(db, key: key) else {
+      throw RecordError.recordNotFound(
+        databaseTableName: databaseTableName, key: try keyDescription(db, value: key.databaseValue))
+    }
+    return record
+  }
+
+  /// The record with the given key values; throws
+  /// ``RecordError/recordNotFound(databaseTableName:key:)`` if there is none.
+  public static func find(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Self {
+    guard let record = try fetchOne(db, key: key) else {
+      throw RecordError.recordNotFound(
+        databaseTableName: databaseTableName, key: key.mapValues { $0?.databaseValue ?? .null })
+    }
+    return record
+  }
+
+  static func keyDescription(_ db: Database, value: DatabaseValue) throws -> [String: DatabaseValue] {
+    let primaryKey = try db.recordPrimaryKey(databaseTableName)
+    return [primaryKey.columns.first ?? "rowid": value]
+  }
+}
+
+extension FetchableRecord where Self: TableRecord & Hashable {
+  /// The distinct records of the table.
+  public static func fetchSet(_ db: Database) throws -> Set<Self> { try all().fetchSet(db) }
+}
+
+extension FetchableRecord where Self: TableRecord & Identifiable, ID: DatabaseValueConvertible {
+  /// The record with primary key `id`, or nil.
+  public static func fetchOne(_ db: Database, id: ID) throws -> Self? { try fetchOne(db, key: id) }
+
+  /// The records with the given primary keys.
+  public static func fetchAll(_ db: Database, ids: some Collection<ID>) throws -> [Self] {
+    try fetchAll(db, keys: ids)
+  }
+
+  /// The record with primary key `id`; throws
+  /// ``RecordError/recordNotFound(databaseTableName:key:)`` if there is none.
+  public static func find(_ db: Database, id: ID) throws -> Self { try find(db, key: id) }
+}
+
+extension FetchRequest where RowDecoder: FetchableRecord {
+  /// A cursor over the fetched records.
+  public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> {
+    try RowDecoder.fetchCursor(db, self)
+  }
+
+  /// All fetched records.
+  public func fetchAll(_ db: Database) throws -> [RowDecoder] {
+    try RowDecoder.fetchAll(db, self)
+  }
+
+  /// The first fetched record.
+  public func fetchOne(_ db: Database) throws -> RowDecoder? {
+    try RowDecoder.fetchOne(db, self)
+  }
+}
+
+extension FetchRequest where RowDecoder: FetchableRecord & Hashable {
+  /// The distinct fetched records.
+  public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
+    try RowDecoder.fetchSet(db, self)
+  }
+}

@@ -1,0 +1,152 @@
+// The statements behind insert, update, delete and exists. Statements are
+// compiled once per connection and column list (the connection's statement cache).
+
+/// The primary key of a record's table and the values the record holds for it.
+struct RecordKey {
+  let primaryKey: RecordPrimaryKey
+  /// Column and value pairs; nil values mean the record has no key yet.
+  let values: [(String, DatabaseValue?)]
+
+  var isComplete: Bool { values.allSatisfy { $0.1.map { !$0.isNull } ?? false } }
+
+  var dictionary: [String: DatabaseValue] {
+    Dictionary(values.map { ($0.0, $0.1 ?? .null) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  /// `pk1 = ? AND pk2 = ?`, with the key values appended to `arguments`.
+  func whereClause(_ arguments: inout [DatabaseValue]) -> String {
+    values.map { column, value in
+      arguments.append(value ?? .null)
+      return "\(column.quotedDatabaseIdentifier) = ?"
+    }.joined(separator: " AND ")
+  }
+}
+
+extension MutablePersistableRecord {
+  func recordKey(_ db: Database, _ container: PersistenceContainer) throws -> RecordKey {
+    let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
+    return RecordKey(
+      primaryKey: primaryKey,
+      values: primaryKey.columns.map { ($0, container.databaseValue(forColumn: $0)) })
+  }
+
+  static func conflictClause(_ resolution: Database.ConflictResolution) -> String {
+    resolution == .abort ? "" : "OR \(resolution.rawValue) "
+  }
+
+  /// Runs the INSERT, optionally with RETURNING; returns the success and the
+  /// returned row, if any.
+  func performInsert(
+    _ db: Database, container: PersistenceContainer, onConflict: Database.ConflictResolution?,
+    returning: [SQLSelection]? = nil
+  ) throws -> (success: InsertionSuccess?, row: Row?) {
+    let resolution = onConflict ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
+    let table = Self.databaseTableName.quotedDatabaseIdentifier
+    var sql = "INSERT \(Self.conflictClause(resolution))INTO \(table)"
+    if container.columns.isEmpty {
+      sql += " DEFAULT VALUES"
+    } else {
+      let columns = container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+      let placeholders = Array(repeating: "?", count: container.columns.count).joined(separator: ", ")
+      sql += " (\(columns)) VALUES (\(placeholders))"
+    }
+    let context = SQLGenerationContext()
+    if let returning {
+      sql += " RETURNING " + (try returning.map { try $0.sql(context) }.joined(separator: ", "))
+    }
+    let statement = try db.cachedStatement(sql: sql)
+    let arguments = StatementArguments(container.valuesForBinding)
+    var returnedRow: Row?
+    if returning != nil {
+      returnedRow = try Row.fetchOne(statement, arguments: arguments)
+    } else {
+      try statement.execute(arguments: arguments)
+    }
+    if db.changesCount == 0 && (resolution == .ignore) && returnedRow == nil {
+      return (nil, nil)
+    }
+    let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
+    var rowID = db.lastInsertedRowID
+    if primaryKey.isWithoutRowID, primaryKey.columns.count == 1,
+      case .int64(let key)? = container.databaseValue(forColumn: primaryKey.columns[0])?.storage
+    {
+      // A WITHOUT ROWID table has no rowid: its integer key stands in for it.
+      rowID = key
+    }
+    var inserted = container
+    if let rowIDColumn = primaryKey.rowIDColumn {
+      inserted.set(DatabaseValue(storage: .int64(rowID)), forColumn: rowIDColumn)
+    }
+    return (
+      InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: inserted),
+      returnedRow
+    )
+  }
+
+  /// Runs the UPDATE of `columns` (all non-key columns when nil); throws
+  /// `recordNotFound` when no row has the record's key.
+  func performUpdate(
+    _ db: Database, container: PersistenceContainer, columns: Set<String>?,
+    onConflict: Database.ConflictResolution?,
+    returning: [SQLSelection]? = nil
+  ) throws -> Row? {
+    let key = try recordKey(db, container)
+    guard key.isComplete else {
+      throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key.dictionary)
+    }
+    let keyColumns = Set(key.values.map { $0.0.lowercased() })
+    var updated = container.columns.filter { !keyColumns.contains($0.lowercased()) }
+    if let columns {
+      let wanted = Set(columns.map { $0.lowercased() })
+      updated = updated.filter { wanted.contains($0.lowercased()) }
+    }
+    let resolution = onConflict ?? Self.persistenceConflictPolicy.conflictResolutionForUpdate
+    let table = Self.databaseTableName.quotedDatabaseIdentifier
+    var arguments: [DatabaseValue] = []
+    var sql: String
+    if updated.isEmpty {
+      // Nothing to write but the key: the update only checks the row exists.
+      let whereClause = key.whereClause(&arguments)
+      sql = "SELECT 1 FROM \(table) WHERE \(whereClause)"
+      if returning != nil {
+        sql = "SELECT * FROM \(table) WHERE \(whereClause)"
+        if let returning {
+          let context = SQLGenerationContext()
+          sql =
+            "SELECT \(try returning.map { try $0.sql(context) }.joined(separator: ", ")) FROM \(table) WHERE \(whereClause)"
+        }
+      }
+      guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
+      else {
+        throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key.dictionary)
+      }
+      return returning == nil ? nil : row
+    }
+    let assignments = updated.map { column -> String in
+      arguments.append(container.databaseValue(forColumn: column) ?? .null)
+      return "\(column.quotedDatabaseIdentifier) = ?"
+    }.joined(separator: ", ")
+    sql =
+      "UPDATE \(Self.conflictClause(resolution))\(table) SET \(assignments) WHERE \(key.whereClause(&arguments))"
+    let statement: Statement
+    var returnedRow: Row?
+    if let returning {
+      let context = SQLGenerationContext()
+      sql += " RETURNING " + (try returning.map { try $0.sql(context) }.joined(separator: ", "))
+      statement = try db.cachedStatement(sql: sql)
+      returnedRow = try Row.fetchOne(statement, arguments: StatementArguments(arguments))
+    } else {
+      statement = try db.cachedStatement(sql: sql)
+      try statement.execute(arguments: StatementArguments(arguments))
+    }
+    if db.changesCount == 0 {
+      throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key.dictionary)
+    }
+    return returnedRow
+  }
+}
+
+extension PersistenceContainer {
+  /// The values, as statement arguments.
+  var valuesForBinding: [(any DatabaseValueConvertible)?] { values.map { $0 } }
+}

@@ -1,0 +1,73 @@
+/// The columns and values a record writes, in order.
+///
+///     func encode(to container: inout PersistenceContainer) {
+///       container["id"] = id
+///       container["name"] = name
+///     }
+///
+/// Column lookup is case-insensitive, as SQLite's.
+public struct PersistenceContainer: Sendable {
+  /// Column names, in the order they were set.
+  public private(set) var columns: [String] = []
+  /// Values, parallel to ``columns``.
+  private(set) var values: [DatabaseValue] = []
+  var conversionFailure: String?
+
+  /// An empty container.
+  public init() {
+    columns.reserveCapacity(8)
+    values.reserveCapacity(8)
+  }
+
+  /// The value of a column, or nil if the column was not set.
+  public subscript(_ column: String) -> (any DatabaseValueConvertible)? {
+    get { index(of: column).map { values[$0] } }
+    set { set(newValue.map { convert($0) } ?? .null, forColumn: column) }
+  }
+
+  /// The value of a column, or nil if the column was not set.
+  public subscript(_ column: some ColumnExpression) -> (any DatabaseValueConvertible)? {
+    get { self[column.name] }
+    set { self[column.name] = newValue }
+  }
+
+  /// True if no column was set.
+  public var isEmpty: Bool { columns.isEmpty }
+
+  /// The database value of a column, if set.
+  func databaseValue(forColumn column: String) -> DatabaseValue? {
+    index(of: column).map { values[$0] }
+  }
+
+  mutating func set(_ value: DatabaseValue, forColumn column: String) {
+    if let index = index(of: column) {
+      values[index] = value
+    } else {
+      columns.append(column)
+      values.append(value)
+    }
+  }
+
+  private mutating func convert(_ value: any DatabaseValueConvertible) -> DatabaseValue {
+    if let checked = value as? any CheckedDatabaseValueConvertible {
+      do {
+        return try checked.checkedDatabaseValue()
+      } catch {
+        conversionFailure = conversionFailure ?? "\((error as? DatabaseError)?.message ?? "\(error)")"
+      }
+    }
+    return value.databaseValue
+  }
+
+  @inline(__always)
+  func index(of column: String) -> Int? {
+    if let index = columns.firstIndex(of: column) { return index }
+    let lowercased = column.lowercased()
+    return columns.firstIndex { $0.lowercased() == lowercased }
+  }
+
+  /// The values as a dictionary keyed by column.
+  var dictionary: [String: DatabaseValue] {
+    Dictionary(zip(columns, values), uniquingKeysWith: { _, last in last })
+  }
+}

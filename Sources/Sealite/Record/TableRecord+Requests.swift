@@ -1,0 +1,257 @@
+// Requests built from a record type: `Player.filter(…)`, `Player.order(…)`, …
+// Each starts from `all()`, which selects `databaseSelection` from the table.
+
+extension TableRecord {
+  /// All rows of the table.
+  public static func all() -> QueryInterfaceRequest<Self> {
+    QueryInterfaceRequest(
+      relation: SQLRelation(tableName: databaseTableName, selection: databaseSelection.map(\.sqlSelection)))
+  }
+
+  /// No rows.
+  public static func none() -> QueryInterfaceRequest<Self> { all().none() }
+
+  /// Rows that match `predicate`.
+  public static func filter(_ predicate: some SQLExpressible) -> QueryInterfaceRequest<Self> {
+    all().filter(predicate)
+  }
+
+  /// Rows that match raw SQL.
+  public static func filter(sql: String, arguments: StatementArguments = StatementArguments())
+    -> QueryInterfaceRequest<Self>
+  {
+    all().filter(sql: sql, arguments: arguments)
+  }
+
+  /// Rows that match an SQL literal.
+  public static func filter(literal: SQL) -> QueryInterfaceRequest<Self> { all().filter(literal: literal) }
+
+  /// Rows ordered by the given terms.
+  public static func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<Self> {
+    all().order(orderings)
+  }
+
+  /// Rows ordered by the given terms.
+  public static func order(_ orderings: [any SQLOrderingTerm]) -> QueryInterfaceRequest<Self> {
+    all().order(orderings)
+  }
+
+  /// Rows ordered by raw SQL.
+  public static func order(sql: String, arguments: StatementArguments = StatementArguments())
+    -> QueryInterfaceRequest<Self>
+  {
+    all().order(sql: sql, arguments: arguments)
+  }
+
+  /// Rows in reverse primary key order.
+  public static func reversed() -> QueryInterfaceRequest<Self> { all().reversed() }
+
+  /// The given columns or expressions.
+  public static func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> {
+    all().select(selection)
+  }
+
+  /// The given columns or expressions.
+  public static func select(_ selection: [any SQLSelectable]) -> QueryInterfaceRequest<Self> {
+    all().select(selection)
+  }
+
+  /// The given columns or expressions, fetched as `type`.
+  public static func select<T>(_ selection: any SQLSelectable..., as type: T.Type) -> QueryInterfaceRequest<T>
+  {
+    all().select(selection, as: type)
+  }
+
+  /// Raw SQL selection.
+  public static func select(sql: String, arguments: StatementArguments = StatementArguments())
+    -> QueryInterfaceRequest<Self>
+  {
+    all().select(sql: sql, arguments: arguments)
+  }
+
+  /// Raw SQL selection, fetched as `type`.
+  public static func select<T>(
+    sql: String, arguments: StatementArguments = StatementArguments(), as type: T.Type
+  ) -> QueryInterfaceRequest<T> {
+    all().select(sql: sql, arguments: arguments, as: type)
+  }
+
+  /// All columns plus the given ones.
+  public static func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> {
+    all().annotated(with: selection)
+  }
+
+  /// Distinct rows.
+  public static func distinct() -> QueryInterfaceRequest<Self> { all().distinct() }
+
+  /// Rows grouped by the given expressions.
+  public static func group(_ expressions: any SQLExpressible...) -> QueryInterfaceRequest<Self> {
+    all().group(expressions)
+  }
+
+  /// At most `limit` rows, after skipping `offset`.
+  public static func limit(_ limit: Int, offset: Int? = nil) -> QueryInterfaceRequest<Self> {
+    all().limit(limit, offset: offset)
+  }
+
+  /// The number of rows in the table.
+  public static func fetchCount(_ db: Database) throws -> Int { try all().fetchCount(db) }
+
+  /// Deletes every row of the table; returns how many.
+  @discardableResult
+  public static func deleteAll(_ db: Database) throws -> Int { try all().deleteAll(db) }
+
+  /// Updates every row of the table; returns how many.
+  @discardableResult
+  public static func updateAll(_ db: Database, _ assignments: ColumnAssignment...) throws -> Int {
+    try all().updateAll(db, assignments)
+  }
+
+  /// Updates every row of the table; returns how many.
+  @discardableResult
+  public static func updateAll(_ db: Database, _ assignments: [ColumnAssignment]) throws -> Int {
+    try all().updateAll(db, assignments)
+  }
+}
+
+// MARK: - Keys
+
+extension TableRecord {
+  /// The row whose single-column primary key (or rowid) is `key`.
+  public static func filter(key: some DatabaseValueConvertible) -> QueryInterfaceRequest<Self> {
+    all().filter(key: key)
+  }
+
+  /// The rows whose single-column primary keys (or rowids) are in `keys`.
+  public static func filter<Keys: Sequence>(keys: Keys) -> QueryInterfaceRequest<Self>
+  where Keys.Element: DatabaseValueConvertible {
+    all().filter(keys: keys)
+  }
+
+  /// The row whose columns have the given values (a primary or unique key).
+  public static func filter(key: [String: (any DatabaseValueConvertible)?]) -> QueryInterfaceRequest<Self> {
+    all().filter(key: key)
+  }
+
+  /// The rows whose columns have one of the given sets of values.
+  public static func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> QueryInterfaceRequest<Self>
+  {
+    all().filter(keys: keys)
+  }
+
+  /// True if a row has the primary key `key`.
+  public static func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
+    try !filter(key: key).isEmpty(db)
+  }
+
+  /// True if a row has the given key values.
+  public static func exists(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool {
+    try !filter(key: key).isEmpty(db)
+  }
+
+  /// Deletes the row with primary key `key`; returns whether one was deleted.
+  @discardableResult
+  public static func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
+    try filter(key: key).deleteAll(db) > 0
+  }
+
+  /// Deletes the row with the given key values; returns whether one was deleted.
+  @discardableResult
+  public static func deleteOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool
+  {
+    try filter(key: key).deleteAll(db) > 0
+  }
+
+  /// Deletes the rows with the given primary keys; returns how many.
+  @discardableResult
+  public static func deleteAll<Keys: Sequence>(_ db: Database, keys: Keys) throws -> Int
+  where Keys.Element: DatabaseValueConvertible {
+    try filter(keys: keys).deleteAll(db)
+  }
+
+  /// Deletes the rows with the given key values; returns how many.
+  @discardableResult
+  public static func deleteAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws
+    -> Int
+  {
+    try filter(keys: keys).deleteAll(db)
+  }
+}
+
+extension QueryInterfaceRequest {
+  /// Keeps the row whose single-column primary key (or rowid) is `key`.
+  public func filter(key: some DatabaseValueConvertible) -> Self {
+    let value = key.databaseValue
+    if value.isNull { return none() }
+    return filter(keys: [value])
+  }
+
+  /// Keeps the rows whose single-column primary keys (or rowids) are in `keys`.
+  public func filter<Keys: Sequence>(keys: Keys) -> Self where Keys.Element: DatabaseValueConvertible {
+    let values = keys.map(\.databaseValue).filter { !$0.isNull }
+    if values.isEmpty { return none() }
+    let tableName = relation.tableName
+    return filter(deferred: { db in
+      let primaryKey = try db.recordPrimaryKey(tableName)
+      guard primaryKey.columns.count == 1 else {
+        throw DatabaseError.misuse(
+          "table \(tableName) has a composite primary key (\(primaryKey.columns.joined(separator: ", "))): "
+            + "use a key dictionary")
+      }
+      let column = SQLExpression(.column(primaryKey.columns[0], alias: nil))
+      if values.count == 1 { return SQLExpression.equality(column, values[0].sqlExpression, negated: false) }
+      return SQLExpression(.inList(column, values.map(\.sqlExpression), negated: false))
+    })
+  }
+
+  /// Keeps the row whose columns have the given values.
+  public func filter(key: [String: (any DatabaseValueConvertible)?]) -> Self {
+    filter(keys: [key])
+  }
+
+  /// Keeps the rows whose columns have one of the given sets of values.
+  public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> Self {
+    if keys.isEmpty { return none() }
+    let conditions: [SQLExpression] = keys.map { key in
+      let terms = key.sorted { $0.key < $1.key }.map { column, value in
+        SQLExpression.equality(
+          SQLExpression(.column(column, alias: nil)), value?.sqlExpression, negated: false)
+      }
+      return SQLExpression(.associative("AND", terms, empty: "1"))
+    }
+    return filter(SQLExpression(.associative("OR", conditions, empty: "0")))
+  }
+}
+
+// MARK: - Identifiable
+
+extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
+  /// The row whose primary key is `id`.
+  public static func filter(id: ID) -> QueryInterfaceRequest<Self> { all().filter(key: id) }
+
+  /// The rows whose primary keys are in `ids`.
+  public static func filter(ids: some Collection<ID>) -> QueryInterfaceRequest<Self> {
+    all().filter(keys: ids)
+  }
+
+  /// True if a row has the primary key `id`.
+  public static func exists(_ db: Database, id: ID) throws -> Bool { try exists(db, key: id) }
+
+  /// Deletes the row with primary key `id`; returns whether one was deleted.
+  @discardableResult
+  public static func deleteOne(_ db: Database, id: ID) throws -> Bool { try deleteOne(db, key: id) }
+
+  /// Deletes the rows with the given primary keys; returns how many.
+  @discardableResult
+  public static func deleteAll(_ db: Database, ids: some Collection<ID>) throws -> Int {
+    try deleteAll(db, keys: ids)
+  }
+}
+
+extension QueryInterfaceRequest where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
+  /// Keeps the row whose primary key is `id`.
+  public func filter(id: RowDecoder.ID) -> Self { filter(key: id) }
+
+  /// Keeps the rows whose primary keys are in `ids`.
+  public func filter(ids: some Collection<RowDecoder.ID>) -> Self { filter(keys: ids) }
+}

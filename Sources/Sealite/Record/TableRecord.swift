@@ -1,0 +1,43 @@
+import Foundation
+
+/// A type tied to a database table: the base of the query interface.
+///
+///     struct Player: TableRecord {
+///       // databaseTableName defaults to "player"
+///     }
+///     let request = Player.filter(Column("score") > 100)
+public protocol TableRecord {
+  /// The table name. Defaults to the type name with a lowercase initial
+  /// (`Player` → `player`, `HTTPRequest` → `httpRequest`).
+  static var databaseTableName: String { get }
+
+  /// The columns selected by requests of this type. Defaults to all columns.
+  static var databaseSelection: [any SQLSelectable] { get }
+}
+
+extension TableRecord {
+  public static var databaseTableName: String {
+    defaultDatabaseTableName(for: Self.self)
+  }
+
+  public static var databaseSelection: [any SQLSelectable] { [AllColumns()] }
+}
+
+/// GRDB's rule: the type name (without module or enclosing types), with its
+/// leading uppercase run lowercased, keeping the last capital of an acronym
+/// when a lowercase letter follows it.
+func defaultDatabaseTableName(for type: Any.Type) -> String {
+  let fullName = String(describing: type)
+  let base = fullName.split(separator: ".").last.map(String.init) ?? fullName
+  let name = base.split(separator: "<").first.map(String.init) ?? base
+  let characters = Array(name)
+  var uppercaseRun = 0
+  while uppercaseRun < characters.count && characters[uppercaseRun].isUppercase { uppercaseRun += 1 }
+  if uppercaseRun == 0 { return name }
+  if uppercaseRun == 1 || uppercaseRun == characters.count {
+    return String(characters[..<uppercaseRun]).lowercased() + String(characters[uppercaseRun...])
+  }
+  // "HTTPRequest": lowercase "HTTP" but keep "R" of "Request".
+  let lowered = String(characters[..<(uppercaseRun - 1)]).lowercased()
+  return lowered + String(characters[(uppercaseRun - 1)...])
+}

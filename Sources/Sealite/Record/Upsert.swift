@@ -1,0 +1,303 @@
+/// Which columns an upsert overwrites when the row already exists.
+public enum UpsertUpdateStrategy: Sendable {
+  /// Every column the record encodes, except the primary key and the conflict
+  /// target, takes the inserted value; `doUpdate` assignments override, and
+  /// `Column(…).noOverwrite` keeps a column. Columns the record does not
+  /// encode are never touched.
+  case allColumns
+  /// Only the `doUpdate` assignments are applied: an existing row is otherwise
+  /// left as it is.
+  case noColumnUnlessSpecified
+}
+
+/// The parameters of an upsert.
+struct UpsertPlan {
+  let conflictTarget: [String]
+  let strategy: UpsertUpdateStrategy
+  let excluded: SQLTableAlias
+  let userAssignments: [ColumnAssignment]
+
+  /// The assignments of the DO UPDATE clause, with `excluded` values.
+  func assignments(container: PersistenceContainer, keyColumns: [String]) -> [ColumnAssignment] {
+    let protected = Set((keyColumns + conflictTarget).map { $0.lowercased() })
+    var result: [ColumnAssignment] = []
+    if strategy == .allColumns {
+      for column in container.columns where !protected.contains(column.lowercased()) {
+        result.append(
+          ColumnAssignment(columnName: column, value: SQLExpression(.column(column, alias: excluded))))
+      }
+    }
+    for assignment in userAssignments {
+      result.removeAll { $0.columnName.lowercased() == assignment.columnName.lowercased() }
+      if assignment.value != nil { result.append(assignment) }
+    }
+    return result
+  }
+}
+
+extension MutablePersistableRecord {
+  /// Inserts the record, or updates the row it conflicts with (see
+  /// ``UpsertUpdateStrategy/allColumns``). Keeps the rowid of an existing row,
+  /// deletes nothing, fires no cascade. `didInsert` receives the row's rowid.
+  public mutating func upsert(_ db: Database) throws {
+    _ = try upsertRow(
+      db, plan: makePlan(conflictTarget: [], strategy: .allColumns, doUpdate: nil), selection: [])
+  }
+
+  /// Upserts the record and returns the row as stored, decoded as `type`.
+  ///
+  /// - parameters:
+  ///   - conflictTarget: the columns of the uniqueness constraint to handle
+  ///     (any constraint when empty).
+  ///   - strategy: which columns an existing row takes from the record.
+  ///   - assignments: extra or overriding assignments; `excluded[column]` is
+  ///     the value the insert would have written.
+  public mutating func upsertAndFetch<T: FetchableRecord & TableRecord>(
+    _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String] = [],
+    updating strategy: UpsertUpdateStrategy = .allColumns,
+    doUpdate assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil
+  ) throws -> T {
+    let plan = makePlan(conflictTarget: conflictTarget, strategy: strategy, doUpdate: assignments)
+    return try T(row: upsertRow(db, plan: plan, selection: T.databaseSelection))
+  }
+
+  func makePlan(
+    conflictTarget: [String], strategy: UpsertUpdateStrategy,
+    doUpdate: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])?
+  ) -> UpsertPlan {
+    let excluded = SQLTableAlias(name: "excluded", forcesQualification: true)
+    return UpsertPlan(
+      conflictTarget: conflictTarget, strategy: strategy, excluded: excluded,
+      userAssignments: doUpdate?(TableAlias(alias: excluded)) ?? [])
+  }
+
+  mutating func upsertRow(_ db: Database, plan: UpsertPlan, selection: [any SQLSelectable]) throws -> Row {
+    var result: (InsertionSuccess, Row)?
+    try db.inSavepoint {
+      try willSave(db)
+      try willInsert(db)
+      let container = try persistenceContainer()
+      if SQLiteFeatures.linked.supports(.returning) {
+        result = try nativeUpsert(db, container: container, plan: plan, selection: selection)
+      } else {
+        result = try emulatedUpsert(db, container: container, plan: plan, selection: selection)
+      }
+      return .commit
+    }
+    guard let (success, row) = result else {
+      throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upserted row could not be read back")
+    }
+    didInsert(success)
+    didSave(PersistenceSuccess(persistenceContainer: success.persistenceContainer))
+    return row
+  }
+
+  /// `INSERT … ON CONFLICT … DO UPDATE … RETURning` (SQLite 3.35+).
+  private func nativeUpsert(
+    _ db: Database, container: PersistenceContainer, plan: UpsertPlan, selection: [any SQLSelectable]
+  ) throws -> (InsertionSuccess, Row) {
+    let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
+    let context = SQLGenerationContext()
+    let table = Self.databaseTableName.quotedDatabaseIdentifier
+    var sql = "INSERT INTO \(table)"
+    if container.columns.isEmpty {
+      sql += " DEFAULT VALUES"
+    } else {
+      sql += " (\(container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))"
+      let placeholders = container.columns.map { column in
+        context.append(container.databaseValue(forColumn: column) ?? .null)
+      }
+      sql += " VALUES (\(placeholders.joined(separator: ", ")))"
+    }
+    sql += " ON CONFLICT"
+    if !plan.conflictTarget.isEmpty {
+      sql += " (\(plan.conflictTarget.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))"
+    }
+    var assignments = plan.assignments(
+      container: container, keyColumns: primaryKey.isHiddenRowID ? [] : primaryKey.columns)
+    if assignments.isEmpty {
+      // RETURNING returns nothing after DO NOTHING: a no-op assignment keeps
+      // the existing row and still returns it.
+      let column = plan.conflictTarget.first ?? primaryKey.columns.first ?? "rowid"
+      assignments = [ColumnAssignment(columnName: column, value: SQLExpression(.column(column, alias: nil)))]
+    }
+    sql += " DO UPDATE SET " + (try assignments.map { try $0.sql(context) }.joined(separator: ", "))
+    var returning = selection.isEmpty ? [] : try selection.map { try $0.sqlSelection.sql(context) }
+    let hasRowID = !primaryKey.isWithoutRowID
+    if hasRowID { returning.append("\"rowid\"") }
+    if returning.isEmpty { returning = ["1"] }
+    sql += " RETURNING " + returning.joined(separator: ", ")
+    guard let fullRow = try Row.fetchOne(db, sql: sql, arguments: context.arguments ?? StatementArguments())
+    else {
+      throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
+    }
+    var row = fullRow
+    var rowID: Int64
+    if hasRowID {
+      rowID = try fullRow.decode(Int64.self, atIndex: fullRow.count - 1)
+      row = Row(
+        layout: RowLayout(names: Array(fullRow.columnNames.dropLast())),
+        values: ContiguousArray(fullRow.databaseValues.dropLast()))
+    } else {
+      rowID = Self.integerKey(primaryKey, container) ?? db.lastInsertedRowID
+    }
+    var inserted = container
+    if let rowIDColumn = primaryKey.rowIDColumn {
+      inserted.set(DatabaseValue(storage: .int64(rowID)), forColumn: rowIDColumn)
+    }
+    return (
+      InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: inserted), row
+    )
+  }
+
+  /// Finds the row the insert would conflict with, then updates it or inserts:
+  /// the same stored row and returned record as the native upsert, for SQLite
+  /// before 3.35.
+  private func emulatedUpsert(
+    _ db: Database, container: PersistenceContainer, plan: UpsertPlan, selection: [any SQLSelectable]
+  ) throws -> (InsertionSuccess, Row) {
+    let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
+    let keyColumn = primaryKey.isWithoutRowID ? nil : "rowid"
+    let candidates: [[String]]
+    if plan.conflictTarget.isEmpty {
+      candidates = try Self.uniqueKeys(db, primaryKey: primaryKey)
+    } else {
+      candidates = [plan.conflictTarget]
+    }
+    var conditions: [SQLExpression] = []
+    for columns in candidates {
+      let values = columns.map { container.databaseValue(forColumn: $0) }
+      // NULLs never conflict, and a key the record does not write can not either.
+      guard values.allSatisfy({ $0 != nil && !$0!.isNull }) else { continue }
+      let terms = zip(columns, values).map { column, value in
+        SQLExpression(.binary("=", SQLExpression(.column(column, alias: nil)), SQLExpression(.value(value!))))
+      }
+      conditions.append(SQLExpression(.associative("AND", terms, empty: "1")))
+    }
+    let locator: [any SQLSelectable] = keyColumn.map { [Column($0)] } ?? primaryKey.columns.map { Column($0) }
+    var existing: Row?
+    if !conditions.isEmpty {
+      existing = try QueryInterfaceRequest<Row>(
+        relation: SQLRelation(tableName: Self.databaseTableName, selection: locator.map(\.sqlSelection))
+      ).filter(SQLExpression(.associative("OR", conditions, empty: "0"))).fetchOne(db)
+    }
+    guard let existing else {
+      let (success, _) = try performInsert(db, container: container, onConflict: .abort)
+      guard let success,
+        let row = try Self.refetch(
+          db, success: success, selection: selection.isEmpty ? [AllColumns()] : selection)
+      else {
+        throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upserted row could not be read back")
+      }
+      return (success, row)
+    }
+    let assignments = plan.assignments(
+      container: container, keyColumns: primaryKey.isHiddenRowID ? [] : primaryKey.columns
+    )
+    .map { assignment in
+      ColumnAssignment(
+        columnName: assignment.columnName,
+        value: assignment.value?.substituting(plan.excluded) {
+          container.databaseValue(forColumn: $0) ?? .null
+        })
+    }
+    let locatorKey = Dictionary(
+      zip(existing.columnNames, existing.databaseValues).map {
+        ($0.0, $0.1 as (any DatabaseValueConvertible)?)
+      },
+      uniquingKeysWith: { first, _ in first })
+    let target = QueryInterfaceRequest<Row>(
+      relation: SQLRelation(tableName: Self.databaseTableName, selection: [AllColumns().sqlSelection])
+    ).filter(key: locatorKey)
+    if !assignments.isEmpty {
+      try target.updateAll(db, assignments)
+    }
+    let returned = selection.isEmpty ? target : target.select(selection)
+    guard let row = try returned.fetchOne(db) else {
+      throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upserted row could not be read back")
+    }
+    let rowID: Int64
+    if keyColumn != nil {
+      rowID = try existing.decode(Int64.self, atIndex: 0)
+    } else {
+      rowID = Self.integerKey(primaryKey, container) ?? 0
+    }
+    var stored = container
+    if let rowIDColumn = primaryKey.rowIDColumn {
+      stored.set(DatabaseValue(storage: .int64(rowID)), forColumn: rowIDColumn)
+    }
+    return (
+      InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: stored), row
+    )
+  }
+
+  /// The single integer key of a WITHOUT ROWID table, which stands in for a rowid.
+  static func integerKey(_ primaryKey: RecordPrimaryKey, _ container: PersistenceContainer) -> Int64? {
+    guard primaryKey.columns.count == 1,
+      case .int64(let key)? = container.databaseValue(forColumn: primaryKey.columns[0])?.storage
+    else { return nil }
+    return key
+  }
+
+  /// The primary key and the columns of every unique index: what an upsert
+  /// without conflict target may conflict on.
+  static func uniqueKeys(_ db: Database, primaryKey: RecordPrimaryKey) throws -> [[String]] {
+    var keys: [[String]] = primaryKey.isHiddenRowID ? [] : [primaryKey.columns]
+    let table = databaseTableName.quotedDatabaseIdentifier
+    for index in try Row.fetchAll(db, sql: "PRAGMA index_list(\(table))") {
+      guard (index["unique"] as Int? ?? 0) == 1, (index["partial"] as Int? ?? 0) == 0,
+        let name = index["name"] as String?
+      else { continue }
+      let columns = try Row.fetchAll(db, sql: "PRAGMA index_info(\(name.quotedDatabaseIdentifier))")
+        .sorted { ($0["seqno"] as Int? ?? 0) < ($1["seqno"] as Int? ?? 0) }
+        .compactMap { $0["name"] as String? }
+      if !columns.isEmpty && !keys.contains(columns) { keys.append(columns) }
+    }
+    return keys
+  }
+}
+
+extension MutablePersistableRecord where Self: FetchableRecord {
+  /// Upserts the record and returns it as stored. See
+  /// ``MutablePersistableRecord/upsertAndFetch(_:as:onConflict:updating:doUpdate:)``.
+  public mutating func upsertAndFetch(
+    _ db: Database, onConflict conflictTarget: [String] = [],
+    updating strategy: UpsertUpdateStrategy = .allColumns,
+    doUpdate assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil
+  ) throws -> Self {
+    try upsertAndFetch(
+      db, as: Self.self, onConflict: conflictTarget, updating: strategy, doUpdate: assignments)
+  }
+}
+
+extension PersistableRecord {
+  /// Inserts the record, or updates the row it conflicts with.
+  public func upsert(_ db: Database) throws {
+    var copy = self
+    try copy.upsert(db)
+  }
+
+  /// Upserts the record and returns the row as stored, decoded as `type`.
+  public func upsertAndFetch<T: FetchableRecord & TableRecord>(
+    _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String] = [],
+    updating strategy: UpsertUpdateStrategy = .allColumns,
+    doUpdate assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil
+  ) throws -> T {
+    var copy = self
+    return try copy.upsertAndFetch(
+      db, as: returnedType, onConflict: conflictTarget, updating: strategy, doUpdate: assignments)
+  }
+}
+
+extension PersistableRecord where Self: FetchableRecord {
+  /// Upserts the record and returns it as stored.
+  public func upsertAndFetch(
+    _ db: Database, onConflict conflictTarget: [String] = [],
+    updating strategy: UpsertUpdateStrategy = .allColumns,
+    doUpdate assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil
+  ) throws -> Self {
+    var copy = self
+    return try copy.upsertAndFetch(
+      db, as: Self.self, onConflict: conflictTarget, updating: strategy, doUpdate: assignments)
+  }
+}
