@@ -58,15 +58,23 @@ public final class RowCursor: Cursor {
   public let statement: Statement
   private let stepper: StatementStepper
   private let row: Row
+  /// Turns joined rows into structured ones (included associations); each
+  /// step then gives a new row.
+  private let adapter: (@Sendable (Row) -> Row)?
 
-  init(statement: Statement, arguments: StatementArguments? = nil) throws {
+  init(statement: Statement, arguments: StatementArguments? = nil, adapter: (@Sendable (Row) -> Row)? = nil)
+    throws
+  {
     self.statement = statement
     stepper = try StatementStepper(statement: statement, arguments: arguments)
     row = Row(statement: statement, keepAlive: stepper)
+    self.adapter = adapter
   }
 
   public func next() throws -> Row? {
-    try stepper.step() ? row : nil
+    guard try stepper.step() else { return nil }
+    if let adapter { return adapter(row) }
+    return row
   }
 }
 

@@ -28,6 +28,8 @@ public final class Row: @unchecked Sendable {
   /// What keeps the statement on the current row while this row lives (the
   /// cursor's stepper).
   private let keepAlive: AnyObject?
+  /// Rows of included associations, when the row comes from such a request.
+  var extras: RowExtras?
 
   init(statement: Statement, keepAlive: AnyObject? = nil) {
     layout = statement.layout

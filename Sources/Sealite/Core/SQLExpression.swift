@@ -35,6 +35,9 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     case cast(SQLExpression, String)
     /// `(subquery)` as a scalar value.
     case subquery(SQL)
+    /// SQL that depends on the table it is qualified with (an association
+    /// aggregate's correlated subquery), rendered when the request runs.
+    case dependent(SQLTableAlias?, @Sendable (SQLGenerationContext, SQLTableAlias) throws -> String)
   }
 
   let impl: Impl
@@ -102,6 +105,30 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
       return "CAST(\(try expression.sql(context)) AS \(type))"
     case .subquery(let subquery):
       return "(\(try subquery.sql(context)))"
+    case .dependent(let alias, let render):
+      guard let alias else {
+        throw DatabaseError.misuse(
+          "an association aggregate is used outside of a request of its origin table")
+      }
+      return try render(context, alias)
+    }
+  }
+
+  /// True if the expression holds an association aggregate, which needs the
+  /// request to qualify its columns.
+  var isDependent: Bool {
+    switch impl {
+    case .dependent: return true
+    case .value, .column, .literal, .countAll, .exists, .subquery: return false
+    case .prefix(_, let expression), .postfix(let expression, _), .collate(let expression, _),
+      .cast(let expression, _), .inSubquery(let expression, _, _):
+      return expression.isDependent
+    case .binary(_, let lhs, let rhs): return lhs.isDependent || rhs.isDependent
+    case .associative(_, let expressions, _): return expressions.contains { $0.isDependent }
+    case .function(_, let arguments, _): return arguments.contains { $0.isDependent }
+    case .inList(let expression, let list, _):
+      return expression.isDependent || list.contains { $0.isDependent }
+    case .between(let a, let b, let c, _): return a.isDependent || b.isDependent || c.isDependent
     }
   }
 
@@ -110,6 +137,8 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     switch impl {
     case .value, .literal, .countAll, .exists, .subquery:
       return self
+    case .dependent(let current, let render):
+      return SQLExpression(.dependent(current ?? alias, render))
     case .column(let name, let current):
       return SQLExpression(.column(name, alias: current ?? alias))
     case .prefix(let op, let expression):
@@ -144,7 +173,7 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
   func substituting(_ alias: SQLTableAlias, with value: (String) -> DatabaseValue) -> SQLExpression {
     func sub(_ expression: SQLExpression) -> SQLExpression { expression.substituting(alias, with: value) }
     switch impl {
-    case .value, .literal, .countAll, .exists, .subquery:
+    case .value, .literal, .countAll, .exists, .subquery, .dependent:
       return self
     case .column(let name, let current):
       return current === alias ? SQLExpression(.value(value(name))) : self

@@ -8,9 +8,13 @@ final class SQLGenerationContext {
   private var aliasNames: [SQLTableAlias: String] = [:]
   /// True when columns are qualified with their table (joins).
   var qualifiesColumns = false
+  /// The connection the SQL is generated for, when known (association
+  /// aggregates read the schema).
+  let db: Database?
 
   /// A context that binds values as arguments.
-  init() {
+  init(db: Database? = nil) {
+    self.db = db
     arguments = StatementArguments()
   }
 

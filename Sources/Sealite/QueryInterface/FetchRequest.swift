@@ -18,10 +18,32 @@ public struct PreparedRequest {
   public var statement: Statement
   /// Fetches and attaches the rows of to-many associations.
   var supplementaryFetch: ((Database, [Row]) throws -> Void)?
+  /// Splits joined rows into base row and scopes of included associations.
+  var adapter: (@Sendable (Row) -> Row)?
 
-  init(statement: Statement, supplementaryFetch: ((Database, [Row]) throws -> Void)? = nil) {
+  init(
+    statement: Statement, supplementaryFetch: ((Database, [Row]) throws -> Void)? = nil,
+    adapter: (@Sendable (Row) -> Row)? = nil
+  ) {
     self.statement = statement
     self.supplementaryFetch = supplementaryFetch
+    self.adapter = adapter
+  }
+
+  /// All rows, adapted, with to-many associations attached.
+  func fetchRows(_ db: Database) throws -> [Row] {
+    var rows = try Row.fetchAll(statement)
+    if let adapter { rows = rows.map(adapter) }
+    try supplementaryFetch?(db, rows)
+    return rows
+  }
+
+  /// The first row, adapted, with to-many associations attached.
+  func fetchFirstRow(_ db: Database) throws -> Row? {
+    guard var row = try Row.fetchOne(statement) else { return nil }
+    if let adapter { row = adapter(row) }
+    try supplementaryFetch?(db, [row])
+    return row
   }
 }
 
@@ -64,23 +86,17 @@ extension Row {
       throw DatabaseError.misuse(
         "a request that includes to-many associations can not be iterated with a cursor")
     }
-    return try RowCursor(statement: prepared.statement)
+    return try RowCursor(statement: prepared.statement, adapter: prepared.adapter)
   }
 
   /// All rows of a request.
   public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Row] {
-    let prepared = try request.makePreparedRequest(db, forSingleResult: false)
-    let rows = try fetchAll(prepared.statement)
-    try prepared.supplementaryFetch?(db, rows)
-    return rows
+    try request.makePreparedRequest(db, forSingleResult: false).fetchRows(db)
   }
 
   /// The first row of a request.
   public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Row? {
-    let prepared = try request.makePreparedRequest(db, forSingleResult: true)
-    guard let row = try fetchOne(prepared.statement) else { return nil }
-    try prepared.supplementaryFetch?(db, [row])
-    return row
+    try request.makePreparedRequest(db, forSingleResult: true).fetchFirstRow(db)
   }
 
   /// The distinct rows of a request.

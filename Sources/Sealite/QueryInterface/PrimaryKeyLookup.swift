@@ -47,6 +47,20 @@ extension Database {
     return primaryKey
   }
 
+  /// The number of columns of a table (what `table.*` selects), cached until
+  /// the schema changes.
+  func recordColumnCount(_ tableName: String) throws -> Int {
+    let cacheKey = "record.columnCount." + tableName.lowercased()
+    try validateSchemaCache()
+    if let cached = schemaCache.entries[cacheKey] as? Int { return cached }
+    let count = try Row.fetchAll(self, sql: "PRAGMA table_info(\(tableName.quotedDatabaseIdentifier))").count
+    guard count > 0 else {
+      throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(tableName)")
+    }
+    schemaCache.entries[cacheKey] = count
+    return count
+  }
+
   /// Empties the schema cache if the schema changed since it was filled.
   func validateSchemaCache() throws {
     let version = try Int32.fetchOne(self, sql: "PRAGMA schema_version")

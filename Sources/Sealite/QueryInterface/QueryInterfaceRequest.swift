@@ -20,13 +20,15 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws
     -> PreparedRequest
   {
-    let context = SQLGenerationContext()
+    let context = SQLGenerationContext(db: db)
     let sql = try relation.selectSQL(db, context, singleResult: singleResult)
     let statement = try db.cachedStatement(sql: sql)
     let busy = sqlite3StatementIsBusy(statement)
     let usable = busy ? try db.makeStatement(sql: sql) : statement
     try usable.setArguments(context.arguments ?? StatementArguments())
-    return PreparedRequest(statement: usable, supplementaryFetch: try makeSupplementaryFetch(db))
+    let adapter = try relation.scopeLayout(db)?.makeAdapter(columnNames: usable.columnNames)
+    return PreparedRequest(
+      statement: usable, supplementaryFetch: try makeSupplementaryFetch(db), adapter: adapter)
   }
 
   /// Prefetches of `including(all:)`, set by the association layer.
@@ -35,7 +37,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   }
 
   public func fetchCount(_ db: Database) throws -> Int {
-    let context = SQLGenerationContext()
+    let context = SQLGenerationContext(db: db)
     let sql: String
     let isTrivialSelection =
       relation.selection.count == 1 && relation.selection[0].isAllColumns && !relation.isDistinct
@@ -248,7 +250,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   /// Deletes the rows the request selects; returns how many.
   @discardableResult
   public func deleteAll(_ db: Database) throws -> Int {
-    let context = SQLGenerationContext()
+    let context = SQLGenerationContext(db: db)
     let sql = try relation.deleteSQL(db, context)
     try db.execute(sql: sql, arguments: context.arguments ?? StatementArguments())
     return db.changesCount
@@ -264,7 +266,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   @discardableResult
   public func updateAll(_ db: Database, _ assignments: [ColumnAssignment]) throws -> Int {
     guard !assignments.isEmpty else { return 0 }
-    let context = SQLGenerationContext()
+    let context = SQLGenerationContext(db: db)
     let sql = try relation.updateSQL(db, context, assignments: assignments)
     try db.execute(sql: sql, arguments: context.arguments ?? StatementArguments())
     return db.changesCount

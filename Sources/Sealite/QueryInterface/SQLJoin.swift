@@ -8,12 +8,16 @@ struct SQLJoin: Sendable {
   var kind: Kind
   var relation: SQLRelation
   /// The ON condition, given the parent and child aliases.
-  var condition: @Sendable (_ parent: SQLTableAlias, _ child: SQLTableAlias) -> SQLExpression
+  var condition:
+    @Sendable (_ db: Database, _ parent: SQLTableAlias, _ child: SQLTableAlias) throws -> SQLExpression
   /// Whether the joined columns are selected (including) or not (joining).
   var isIncluded: Bool
   /// The scope name of the included columns in fetched rows.
   var key: String
   var isToMany: Bool
+
+  /// True if this join or a nested one selects columns.
+  var includesColumns: Bool { isIncluded || relation.joins.contains { $0.includesColumns } }
 
   func render(
     _ db: Database, _ context: SQLGenerationContext, parent: SQLTableAlias, selections: inout [String],
@@ -24,7 +28,7 @@ struct SQLJoin: Sendable {
     if isIncluded {
       selections += try relation.selection.map { try $0.qualified(with: relation.alias).sql(context) }
     }
-    var onExpressions = [condition(parent, relation.alias)]
+    var onExpressions = [try condition(db, parent, relation.alias)]
     // Filters of a LEFT JOINed table go in its ON clause, so that they do not
     // turn the join into an inner one.
     if kind == .left {
@@ -53,5 +57,25 @@ struct SQLJoin: Sendable {
 
   func orderings() -> [SQLOrdering] {
     relation.ordering.map { $0.qualified(with: relation.alias) } + relation.joins.flatMap { $0.orderings() }
+  }
+}
+
+extension SQLJoin {
+  /// The scopes this join adds to its parent's row, from column `offset` on;
+  /// advances `offset` past the join's columns.
+  func scopes(_ db: Database, offset: inout Int) throws -> [(key: String, layout: RowScopeLayout)] {
+    if isIncluded {
+      let start = offset
+      let width = try relation.selectionWidth(db)
+      offset += width
+      var nested: [(key: String, layout: RowScopeLayout)] = []
+      for join in relation.joins { nested += try join.scopes(db, offset: &offset) }
+      return [(key, RowScopeLayout(start: start, width: width, scopes: nested))]
+    }
+    // A joined, not included, table adds no scope: its own includes attach to
+    // the parent.
+    var nested: [(key: String, layout: RowScopeLayout)] = []
+    for join in relation.joins { nested += try join.scopes(db, offset: &offset) }
+    return nested
   }
 }

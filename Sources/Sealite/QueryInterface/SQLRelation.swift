@@ -48,6 +48,65 @@ struct SQLRelation: Sendable {
 
   var hasJoins: Bool { !joins.isEmpty }
 
+  /// Joins and association aggregates name several tables: columns are then
+  /// qualified.
+  var needsQualifiedColumns: Bool {
+    if hasJoins { return true }
+    let expressions: [SQLExpression] =
+      selection.compactMap { selection in
+        switch selection.impl {
+        case .expression(let expression), .aliased(let expression, _): return expression
+        default: return nil
+        }
+      } + filters.compactMap { if case .expression(let e) = $0 { return e } else { return nil } }
+      + havingFilters.compactMap { if case .expression(let e) = $0 { return e } else { return nil } }
+      + ordering.compactMap { if case .expression(let e, _) = $0.impl { return e } else { return nil } }
+    return expressions.contains { $0.isDependent }
+  }
+
+  /// The number of columns the selection produces.
+  func selectionWidth(_ db: Database) throws -> Int {
+    try selection.reduce(0) { total, selection in
+      switch selection.impl {
+      case .allColumns:
+        return total + (try db.recordColumnCount(tableName))
+      case .expression, .aliased:
+        return total + 1
+      case .literal(let literal):
+        return total + SQLRelation.topLevelCommaCount(try literal.sql(SQLGenerationContext(db: db))) + 1
+      }
+    }
+  }
+
+  static func topLevelCommaCount(_ sql: String) -> Int {
+    var depth = 0
+    var quote: Character?
+    var count = 0
+    for character in sql {
+      if let open = quote {
+        if character == open { quote = nil }
+        continue
+      }
+      switch character {
+      case "'", "\"", "`", "[": quote = character == "[" ? "]" : character
+      case "(": depth += 1
+      case ")": depth -= 1
+      case "," where depth == 0: count += 1
+      default: break
+      }
+    }
+    return count
+  }
+
+  /// How fetched rows split into base row and scopes; nil without includes.
+  func scopeLayout(_ db: Database) throws -> RowScopeLayout? {
+    guard joins.contains(where: { $0.includesColumns }) else { return nil }
+    var offset = try selectionWidth(db)
+    var scopes: [(key: String, layout: RowScopeLayout)] = []
+    for join in joins { scopes += try join.scopes(db, offset: &offset) }
+    return RowScopeLayout(start: 0, width: try selectionWidth(db), scopes: scopes)
+  }
+
   /// Runs the prefetch queries and attaches their rows to `rows`.
   func prefetch(_ db: Database, into rows: [Row]) throws {
     for prefetch in prefetches { try prefetch.fetch(db, rows) }

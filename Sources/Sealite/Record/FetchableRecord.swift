@@ -64,9 +64,11 @@ public final class RecordCursor<Record: FetchableRecord>: Cursor {
   private let columnCache: ColumnLookupCache
   private let decode: (Row, ColumnLookupCache) throws -> Record
 
-  init(statement: Statement, arguments: StatementArguments? = nil) throws {
+  init(statement: Statement, arguments: StatementArguments? = nil, adapter: (@Sendable (Row) -> Row)? = nil)
+    throws
+  {
     self.statement = statement
-    rows = try RowCursor(statement: statement, arguments: arguments)
+    rows = try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
     columnCache = ColumnLookupCache()
     decode = RecordCursor.decoder()
   }

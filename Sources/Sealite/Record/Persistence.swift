@@ -50,7 +50,7 @@ extension MutablePersistableRecord {
       let placeholders = Array(repeating: "?", count: container.columns.count).joined(separator: ", ")
       sql += " (\(columns)) VALUES (\(placeholders))"
     }
-    let context = SQLGenerationContext()
+    let context = SQLGenerationContext(db: db)
     if let returning {
       sql += " RETURNING " + (try returning.map { try $0.sql(context) }.joined(separator: ", "))
     }
@@ -111,7 +111,7 @@ extension MutablePersistableRecord {
       if returning != nil {
         sql = "SELECT * FROM \(table) WHERE \(whereClause)"
         if let returning {
-          let context = SQLGenerationContext()
+          let context = SQLGenerationContext(db: db)
           sql =
             "SELECT \(try returning.map { try $0.sql(context) }.joined(separator: ", ")) FROM \(table) WHERE \(whereClause)"
         }
@@ -131,7 +131,7 @@ extension MutablePersistableRecord {
     let statement: Statement
     var returnedRow: Row?
     if let returning {
-      let context = SQLGenerationContext()
+      let context = SQLGenerationContext(db: db)
       sql += " RETURNING " + (try returning.map { try $0.sql(context) }.joined(separator: ", "))
       statement = try db.cachedStatement(sql: sql)
       returnedRow = try Row.fetchOne(statement, arguments: StatementArguments(arguments))

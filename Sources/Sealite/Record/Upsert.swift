@@ -97,7 +97,7 @@ extension MutablePersistableRecord {
     _ db: Database, container: PersistenceContainer, plan: UpsertPlan, selection: [any SQLSelectable]
   ) throws -> (InsertionSuccess, Row) {
     let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
-    let context = SQLGenerationContext()
+    let context = SQLGenerationContext(db: db)
     let table = Self.databaseTableName.quotedDatabaseIdentifier
     var sql = "INSERT INTO \(table)"
     if container.columns.isEmpty {
