@@ -82,7 +82,7 @@ struct CreateTableStatement {
     let prefix = head.significant.prefix { !$0.isKeyword("TABLE") }.map(\.text).joined(separator: " ")
     let definitions = elements.map { $0.tokens.sql.trimmingCharacters(in: .whitespacesAndNewlines) }
     return "\(prefix) TABLE \(tableName.quotedDatabaseIdentifier) (\(definitions.joined(separator: ", ")))"
-      + tail.dropFirst().sql
+      + Array(tail.dropFirst()).sql
   }
 }
 

@@ -73,7 +73,7 @@ extension Database {
         try self.apply(change, toTable: name, forcingTableRebuild: forcingTableRebuild)
       }
     }
-    if needsRebuild && !isInsideTransaction && (try foreignKeysAreEnforced) {
+    if try needsRebuild && !isInsideTransaction && foreignKeysAreEnforced {
       // SQLite's procedure: foreign keys off (only possible outside a
       // transaction) so that dropping the old table runs no ON DELETE action,
       // then a check of every foreign key before the commit.
