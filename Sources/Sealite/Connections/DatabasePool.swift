@@ -22,7 +22,9 @@ public final class DatabasePool: DatabaseWriter {
   /// Reads run on this concurrent queue; barrier writes wait for them and
   /// hold new ones back.
   private let barrier: DispatchQueue
-  private let barrierKey = DispatchSpecificKey<Bool>()
+  /// Set on the barrier queue and on every connection queue of this pool: an
+  /// access that finds it is nested in another access of the same pool.
+  private let accessKey: DispatchSpecificKey<Bool>
 
   /// The configuration of the pool's connections.
   public var configuration: Configuration { currentConfiguration.value }
@@ -34,19 +36,22 @@ public final class DatabasePool: DatabaseWriter {
     }
     self.path = path
     let label = configuration.label ?? "Sealite.DatabasePool"
+    let accessKey = DispatchSpecificKey<Bool>()
+    self.accessKey = accessKey
     writer = try SerializedDatabase(
-      path: path, configuration: configuration, readOnly: configuration.readonly, label: "\(label).writer")
+      path: path, configuration: configuration, readOnly: configuration.readonly, label: "\(label).writer",
+      ownerKey: accessKey)
     if !configuration.readonly {
       try writer.sync { db in try db.setJournalModeWAL() }
     }
     let currentConfiguration = Locked(configuration)
     self.currentConfiguration = currentConfiguration
     barrier = DispatchQueue(label: "\(label).barrier", attributes: .concurrent)
-    barrier.setSpecific(key: barrierKey, value: true)
+    barrier.setSpecific(key: accessKey, value: true)
     readers = ReaderPool(maximumCount: configuration.maximumReaderCount) { [currentConfiguration] number in
       try SerializedDatabase(
         path: path, configuration: currentConfiguration.value, readOnly: true,
-        label: "\(label).reader.\(number)")
+        label: "\(label).reader.\(number)", ownerKey: accessKey)
     }
   }
 
@@ -57,10 +62,10 @@ public final class DatabasePool: DatabaseWriter {
   }
 
   private func checkNotReentrant() throws {
-    if DispatchQueue.getSpecific(key: barrierKey) == true {
+    if DispatchQueue.getSpecific(key: accessKey) == true {
       throw DatabaseError.misuse(
-        "database access is not reentrant: do not call read or barrier methods from inside a read or barrier "
-          + "write of the same pool")
+        "database access is not reentrant: do not read or write from inside another read or write of the same pool"
+      )
     }
   }
 
@@ -103,7 +108,8 @@ public final class DatabasePool: DatabaseWriter {
   }
 
   public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
-    try writer.sync { db in try db.withoutTransaction(updates) }
+    try checkNotReentrant()
+    return try writer.sync { db in try db.withoutTransaction(updates) }
   }
 
   public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
@@ -148,5 +154,29 @@ public final class DatabasePool: DatabaseWriter {
       currentConfiguration.withLock { $0.rekeyedKey = key }
       readers.invalidate()
     }
+  }
+}
+
+extension DatabasePool {
+  // The async variants are declared here, not only in a protocol extension, so
+  // that `try await X.read { … }` picks them over the blocking methods.
+
+  /// Runs `value` in a read-only transaction, without blocking the caller.
+  public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    try await awaitRead(value)
+  }
+
+  /// Runs `updates` without a transaction, without blocking the caller.
+  public func writeWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T)
+    async throws -> T
+  {
+    try await awaitWriteWithoutTransaction(updates)
+  }
+
+  /// Runs `updates` after every read in progress, without blocking the caller.
+  public func barrierWriteWithoutTransaction<T: Sendable>(
+    _ updates: @escaping @Sendable (Database) throws -> T
+  ) async throws -> T {
+    try await awaitBarrierWriteWithoutTransaction(updates)
   }
 }

@@ -135,3 +135,27 @@ extension DatabaseQueue {
     try writer.reentrantSync(updates)
   }
 }
+
+extension DatabaseQueue {
+  // The async variants are declared here, not only in a protocol extension, so
+  // that `try await X.read { … }` picks them over the blocking methods.
+
+  /// Runs `value` in a read-only transaction, without blocking the caller.
+  public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    try await awaitRead(value)
+  }
+
+  /// Runs `updates` without a transaction, without blocking the caller.
+  public func writeWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T)
+    async throws -> T
+  {
+    try await awaitWriteWithoutTransaction(updates)
+  }
+
+  /// Runs `updates` after every read in progress, without blocking the caller.
+  public func barrierWriteWithoutTransaction<T: Sendable>(
+    _ updates: @escaping @Sendable (Database) throws -> T
+  ) async throws -> T {
+    try await awaitBarrierWriteWithoutTransaction(updates)
+  }
+}

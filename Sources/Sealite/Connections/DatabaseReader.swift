@@ -21,11 +21,16 @@ public protocol DatabaseReader: AnyObject, Sendable {
 
   /// Closes the connections. Further use throws.
   func close() throws
+
+  /// Runs `value` in a read-only transaction, without blocking the caller.
+  func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T
 }
 
 extension DatabaseReader {
-  /// Runs `value` in a read-only transaction, without blocking the caller.
-  public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+  /// The implementation of the async `read` shared by queues and pools (each
+  /// declares the method itself, so that `await reader.read { … }` picks it
+  /// over the blocking one).
+  func awaitRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
       asyncRead { result in
         continuation.resume(with: Result { try value(result.get()) })
@@ -73,8 +78,7 @@ extension DatabaseWriter {
     }
   }
 
-  /// Runs `updates` without a transaction, without blocking the caller.
-  public func writeWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T)
+  func awaitWriteWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T)
     async throws -> T
   {
     try await withCheckedThrowingContinuation { continuation in
@@ -84,8 +88,7 @@ extension DatabaseWriter {
     }
   }
 
-  /// Runs `updates` after every read in progress, without blocking the caller.
-  public func barrierWriteWithoutTransaction<T: Sendable>(
+  func awaitBarrierWriteWithoutTransaction<T: Sendable>(
     _ updates: @escaping @Sendable (Database) throws -> T
   ) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in

@@ -10,11 +10,35 @@ final class SerializedDatabase: @unchecked Sendable {
   let queue: DispatchQueue
   private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-  init(path: String, configuration: Configuration, readOnly: Bool, label: String) throws {
+  /// - parameter ownerKey: marks the queue as belonging to a pool, so that the
+  ///   pool can refuse an access made from inside another of its accesses.
+  init(
+    path: String, configuration: Configuration, readOnly: Bool, label: String,
+    ownerKey: DispatchSpecificKey<Bool>? = nil
+  ) throws {
     queue = DispatchQueue(label: label)
-    database = try Database(path: path, description: label, configuration: configuration, readOnly: readOnly)
-    try database.setUp()
+    if let ownerKey { queue.setSpecific(key: ownerKey, value: true) }
+    database = try SerializedDatabase.open(
+      path: path, label: label, configuration: configuration, readOnly: readOnly)
     queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+  }
+
+  private static func open(path: String, label: String, configuration: Configuration, readOnly: Bool) throws
+    -> Database
+  {
+    do {
+      let database = try Database(
+        path: path, description: label, configuration: configuration, readOnly: readOnly)
+      try database.setUp()
+      return database
+    } catch is ReopenNeeded {
+      // Another connection created the encrypted file while this one was
+      // keyed: a new connection reads the salt now on disk.
+      let database = try Database(
+        path: path, description: label, configuration: configuration, readOnly: readOnly)
+      try database.setUp()
+      return database
+    }
   }
 
   deinit {

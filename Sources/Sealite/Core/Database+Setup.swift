@@ -1,4 +1,5 @@
 import CSQLCipher
+import Foundation
 
 extension Database {
   /// Prepares a freshly opened connection: key, user preparations, a first read
@@ -14,6 +15,7 @@ extension Database {
         try preparation(db)
       }
       try db.validateFileAccess()
+      try db.createEncryptedFileIfEmpty()
       try db.execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeysEnabled ? "ON" : "OFF")")
       if db.isKeyed {
         // Sorts, temporary tables and indices of an encrypted database stay in
@@ -26,6 +28,42 @@ extension Database {
     }
   }
 
+  /// SQLCipher fixes a connection's salt when it is keyed: on an empty file it
+  /// picks a random one. If two connections key the same empty file, the one
+  /// that does not create it keeps a salt that does not match the file (seen
+  /// with SQLCipher 3.4.1). So a keyed connection that finds the file empty
+  /// creates it at once, under the write lock; if another connection created it
+  /// in the meantime, this one must be reopened to read the file's salt.
+  func createEncryptedFileIfEmpty() throws {
+    guard isKeyed, !isReadOnlyConnection, Database.isEmptyFile(path) else { return }
+    let connection = try self.connection
+    // Wait for a concurrent creator rather than failing: it commits quickly.
+    sqlite3_busy_timeout(connection, 5000)
+    defer { try? applyBusyMode() }
+    try execute(sql: "BEGIN IMMEDIATE TRANSACTION")
+    guard Database.isEmptyFile(path) else {
+      try execute(sql: "ROLLBACK TRANSACTION")
+      throw ReopenNeeded()
+    }
+    do {
+      // Writing the header creates page 1, encrypted with this connection's salt.
+      try execute(sql: "PRAGMA user_version = 0")
+      try execute(sql: "COMMIT TRANSACTION")
+    } catch {
+      try? execute(sql: "ROLLBACK TRANSACTION")
+      throw error
+    }
+  }
+
+  /// True for a regular file of zero bytes, or a missing one (in-memory and
+  /// URI databases are not files).
+  static func isEmptyFile(_ path: String) -> Bool {
+    guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return false }
+    var info = stat()
+    guard stat(path, &info) == 0 else { return true }
+    return info.st_size == 0
+  }
+
   private func applyBusyMode() throws {
     let connection = try self.connection
     switch configuration.busyMode {
@@ -36,3 +74,6 @@ extension Database {
     }
   }
 }
+
+/// Thrown when a connection must be opened again (see `createEncryptedFileIfEmpty`).
+struct ReopenNeeded: Error {}

@@ -38,11 +38,15 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     publicStatementArguments: Bool
   ) {
     self.extendedResultCode = resultCode
-    self.message = message
     if let sql, KeyingStatementRedaction.isKeyingStatement(sql) {
+      // SQLite's message may quote the statement ("unrecognized token: …"),
+      // and so the key: only the generic text of the code is kept.
+      self.message =
+        String(cString: sqlite3_errstr(resultCode.rawValue)) + " (details withheld: they may quote a key)"
       self.sql = KeyingStatementRedaction.redacted
       self.arguments = nil
     } else {
+      self.message = message
       self.sql = sql
       self.arguments = (arguments?.isEmpty ?? true) ? nil : arguments
     }
