@@ -114,7 +114,7 @@ public struct DatabaseMigrator: Sendable {
     guard let last = migrations.last else { return }
     let migrator = self
     let configuration = writer.configuration
-    try await writer.barrierWriteWithoutTransaction { db in
+    try await writer.awaitBarrierWriteWithoutTransaction { db in
       try migrator.migrate(db, upTo: last.identifier, configuration: configuration)
     }
   }

@@ -40,7 +40,7 @@ struct MigratorEraseTests {
     #expect(try dbQueue.read { db in try db.columns(in: "player").map(\.name) } == ["id", "name"])
 
     try Self.migrator(v1Columns: ["name", "email"], erase: true).migrate(dbQueue)
-    try dbQueue.read { db in
+    try dbQueue.read { db throws in
       #expect(try db.columns(in: "player").map(\.name) == ["id", "name", "email"])
       #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 0)
       #expect(try !db.tableExists("stray"))
@@ -55,7 +55,7 @@ struct MigratorEraseTests {
     newer.registerMigration("v2") { db in try db.execute(sql: "CREATE TABLE future (a)") }
     try newer.migrate(dbQueue)
     try Self.migrator(v1Columns: ["name"], erase: true).migrate(dbQueue)
-    try dbQueue.read { db in
+    try dbQueue.read { db throws in
       #expect(try !db.tableExists("future"))
       #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1"])
     }

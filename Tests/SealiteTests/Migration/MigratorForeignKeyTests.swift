@@ -28,7 +28,7 @@ struct MigratorForeignKeyTests {
       try db.execute(sql: "INSERT INTO team (id) VALUES (1)")
     }
     try migrator.migrate(dbQueue)
-    try dbQueue.read { db in
+    try dbQueue.read { db throws in
       #expect(try migrator.hasCompletedMigrations(db))
       #expect(try db.foreignKeysAreEnforced)
     }
@@ -45,7 +45,7 @@ struct MigratorForeignKeyTests {
     #expect(error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY)
     #expect(error.message?.contains("from player(teamId) to team(id)") == true)
     #expect(error.message?.contains("rowid 5") == true)
-    try dbQueue.read { db in
+    try dbQueue.read { db throws in
       #expect(try migrator.appliedMigrations(db) == ["v1"])
       #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 0)
       #expect(try db.foreignKeysAreEnforced)
@@ -91,7 +91,7 @@ struct MigratorForeignKeyTests {
       }
     }
     try migrator.migrate(dbQueue)
-    try dbQueue.read { db in
+    try dbQueue.read { db throws in
       #expect(try db.columns(in: "team").map(\.name) == ["id", "title"])
       #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 1)
     }
@@ -107,7 +107,7 @@ struct MigratorForeignKeyTests {
       try db.execute(sql: "INSERT INTO player (name, teamId) VALUES ('Arthur', 99)")
     }
     try migrator.migrate(dbQueue)
-    try dbQueue.read { db in #expect(try !db.foreignKeysAreEnforced) }
+    try dbQueue.read { db throws in #expect(try !db.foreignKeysAreEnforced) }
   }
 
   @Test("disablingDeferredForeignKeyChecks skips the final check")
@@ -118,7 +118,7 @@ struct MigratorForeignKeyTests {
       try db.execute(sql: "INSERT INTO player (name, teamId) VALUES ('Arthur', 99)")
     }
     try migrator.disablingDeferredForeignKeyChecks().migrate(dbQueue)
-    try dbQueue.read { db in
+    try dbQueue.read { db throws in
       #expect(try migrator.hasCompletedMigrations(db))
       #expect(try Array(db.foreignKeyViolations()).count == 1)
     }

@@ -85,7 +85,7 @@ struct MigratorSeedChainTests {
     let dbPool = try DatabasePool(path: directory.path(), configuration: rawKeyConfiguration())
     try await seedMigrator().migrate(dbPool, upTo: "v3")
     try await dbPool.write { db in try insertTracks(db) }
-    try seedMigrator().migrate(dbPool)
+    try await seedMigrator().migrate(dbPool)
     try checkMigrated(dbPool)
     // A fresh connection, with the same key, sees the same.
     try dbPool.close()
@@ -106,7 +106,7 @@ struct MigratorSeedChainTests {
       throw Failure()
     }
     #expect(throws: Failure.self) { try failing.migrate(dbPool) }
-    try dbPool.read { db in
+    try dbPool.read { db throws in
       #expect(try failing.appliedMigrations(db) == ["v1", "v2", "v3", "v4"])
       #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tracks") == 3)
     }

@@ -70,7 +70,7 @@ struct MigratorTests {
     let error = try #require(throws: DatabaseError.self) { try migrator.migrate(dbQueue) }
     #expect(error.message?.contains("\"v1\"") == true)
     #expect(error.message?.contains("more than once") == true)
-    try dbQueue.read { db in #expect(try !db.tableExists("runs")) }
+    try dbQueue.read { db throws in #expect(try !db.tableExists("runs")) }
   }
 
   @Test("A throwing migration is rolled back entirely; earlier ones stay applied")
@@ -100,7 +100,7 @@ struct MigratorTests {
     }
     #expect(throws: Failure.self) { try migrator.migrate(dbQueue) }
     #expect(try dbQueue.read(schemaAndData) == before)
-    try dbQueue.read { db in
+    try dbQueue.read { db throws in
       #expect(try migrator.appliedMigrations(db) == ["v1"])
       #expect(try db.foreignKeysAreEnforced)
     }
@@ -154,7 +154,7 @@ struct MigratorTests {
   func state() throws {
     let dbQueue = try DatabaseQueue()
     let migrator = loggingMigrator(["v1", "v2", "v3"])
-    try dbQueue.read { db in
+    try dbQueue.read { db throws in
       #expect(try migrator.appliedMigrations(db).isEmpty)
       #expect(try migrator.completedMigrations(db).isEmpty)
       #expect(try !migrator.hasCompletedMigrations(db))
@@ -163,14 +163,14 @@ struct MigratorTests {
     try migrator.migrate(dbQueue, upTo: "v1")
     // A hole: v3 recorded without v2 (as a database edited by hand could be).
     try dbQueue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v3')") }
-    try dbQueue.read { db in
+    try dbQueue.read { db throws in
       #expect(try migrator.appliedMigrations(db) == ["v1", "v3"])
       #expect(try migrator.completedMigrations(db) == ["v1"])
       #expect(try !migrator.hasCompletedMigrations(db))
     }
     try dbQueue.write { db in try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v3'") }
     try migrator.migrate(dbQueue)
-    try dbQueue.read { db in
+    try dbQueue.read { db throws in
       #expect(try migrator.completedMigrations(db) == ["v1", "v2", "v3"])
       #expect(try migrator.hasCompletedMigrations(db))
       #expect(try !migrator.hasBeenSuperseded(db))
@@ -186,7 +186,7 @@ struct MigratorTests {
   func grdbLayout() throws {
     let dbQueue = try DatabaseQueue()
     try loggingMigrator(["v1", "v2"]).migrate(dbQueue)
-    try dbQueue.read { db in
+    try dbQueue.read { db throws in
       let columns = try db.columns(in: "grdb_migrations")
       #expect(columns.map(\.name) == ["identifier"])
       #expect(columns.map(\.type) == ["TEXT"])
@@ -222,7 +222,7 @@ struct MigratorTests {
     }
     let dbQueue = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
     try migrator.migrate(dbQueue)
-    try dbQueue.read { db in
+    try dbQueue.read { db throws in
       #expect(try migrator.completedMigrations(db) == ["v1", "v2", "v3"])
       #expect(try db.indexes(on: "player").map(\.name) == ["player_on_score"])
       #expect(try String.fetchAll(db, sql: "SELECT name FROM player") == ["Arthur"])

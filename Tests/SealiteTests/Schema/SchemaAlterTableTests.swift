@@ -164,7 +164,7 @@ struct SchemaAlterTableTests {
       }
     }
     #expect(error.message?.contains("table track refers to it") == true)
-    try dbQueue.read { db in
+    try dbQueue.read { db throws in
       #expect(try db.columns(in: "artist").map(\.name).contains("legacyCode"))
       #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM track") == 3)
     }
@@ -201,7 +201,7 @@ struct SchemaAlterTableTests {
         }
       }
     }
-    try dbQueue.read { db in
+    try dbQueue.read { db throws in
       #expect(try db.columns(in: "track").map(\.name) == ["id", "title", "artistId", "note"])
       #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM track") == 3)
     }
@@ -220,7 +220,7 @@ struct SchemaAlterTableTests {
         }
       }
     }
-    try dbQueue.read { db in
+    try dbQueue.read { db throws in
       #expect(try db.columns(in: "track").map(\.name) == ["id", "title", "artistId", "note"])
     }
   }
@@ -267,7 +267,7 @@ struct SchemaAlterTableTests {
     let rebuilt = statements.contains("INSERT INTO \"sealite_rebuild_track\"")
     #expect(rebuilt == !SQLiteFeatures.linked.supports(.renameColumn))
     #expect(rebuilt == TestEnvironment.isLegacy || TestEnvironment.leg == nil)
-    try dbQueue.read { db in
+    try dbQueue.read { db throws in
       #expect(try String.fetchAll(db, sql: "SELECT comment FROM track WHERE comment IS NOT NULL ORDER BY id")
         == ["long", "modal"])
     }

@@ -38,7 +38,7 @@ struct SchemaCreateTableTests {
     try dbQueue.write { db in
       try db.create(table: "player") { t in
         t.autoIncrementedPrimaryKey("id")
-        t.column("name", .text).notNull().unique().collate(.nocase).check { length($0) > 0 }
+        t.column("name", .text).notNull().unique().collate(.nocase).check { length($0) > 0.sqlExpression }
         t.column("score", .integer).notNull().defaults(to: 0).check(sql: "score >= 0")
         t.column("nickname", .text).defaults(to: "O'Brien")
         t.column("createdAt", .datetime).defaults(sql: "CURRENT_TIMESTAMP")
@@ -69,8 +69,8 @@ struct SchemaCreateTableTests {
       try db.create(table: "t") { t in
         t.column("a", .double).defaults(to: 1.5)
         t.column("b", .blob).defaults(to: Data([0xAB, 0x01]))
-        t.column("c", .text).check { $0 != "forbidden" }
-        t.check(Column("a") <= 100)
+        t.column("c", .text).check { $0 != "forbidden".sqlExpression }
+        t.check(Column("a") <= 100.sqlExpression)
       }
       let sql = try #require(try storedSQL(db, "t"))
       #expect(sql.contains("DEFAULT 1.5"))
@@ -234,7 +234,7 @@ struct SchemaCreateTableTests {
       let create = {
         try db.create(table: "t") { t in
           t.column("a", .integer)
-          t.column("b", .integer).generatedAs(Column("a") * 2, .stored)
+          t.column("b", .integer).generatedAs(Column("a") * 2.sqlExpression, .stored)
         }
       }
       if SQLiteFeatures.linked.supports(.generatedColumns) {

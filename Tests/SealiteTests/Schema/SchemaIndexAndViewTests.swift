@@ -19,7 +19,7 @@ struct SchemaIndexAndViewTests {
       try db.create(index: "player_on_email", on: "player", columns: ["email"], options: [.unique, .ifNotExists])
       try db.create(
         index: "red_player_name", on: "player", columns: ["name"], options: .unique,
-        condition: Column("team") == "red")
+        condition: Column("team") == "red".sqlExpression)
       try db.create(indexOn: "player", columns: ["team", "name"])
 
       let indexes = Dictionary(uniqueKeysWithValues: try db.indexes(on: "player").map { ($0.name, $0) })
