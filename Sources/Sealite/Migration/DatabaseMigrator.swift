@@ -194,7 +194,8 @@ public struct DatabaseMigrator: Sendable {
     }
     var applied = try appliedIdentifiers(db)
     if targetIndex + 1 < migrations.count, applied.contains(migrations[targetIndex + 1].identifier) {
-      throw DatabaseError.misuse("database is already migrated beyond migration \(targetIdentifier.debugDescription)")
+      throw DatabaseError.misuse(
+        "database is already migrated beyond migration \(targetIdentifier.debugDescription)")
     }
     if !applied.isEmpty || targetIndex >= 0 { try createMigrationsTable(db) }
     for migration in migrations[...targetIndex] where !applied.contains(migration.identifier) {
@@ -204,7 +205,8 @@ public struct DatabaseMigrator: Sendable {
   }
 
   private func createMigrationsTable(_ db: Database) throws {
-    try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.migrationsTableName) (identifier TEXT NOT NULL PRIMARY KEY)")
+    try db.execute(
+      sql: "CREATE TABLE IF NOT EXISTS \(Self.migrationsTableName) (identifier TEXT NOT NULL PRIMARY KEY)")
   }
 
   /// Runs one migration in its own transaction, with its identifier recorded
@@ -212,7 +214,8 @@ public struct DatabaseMigrator: Sendable {
   private func run(_ migration: Migration, in db: Database) throws {
     let record = {
       try db.execute(
-        sql: "INSERT INTO \(Self.migrationsTableName) (identifier) VALUES (?)", arguments: [migration.identifier])
+        sql: "INSERT INTO \(Self.migrationsTableName) (identifier) VALUES (?)",
+        arguments: [migration.identifier])
     }
     let enforcesForeignKeys = try db.foreignKeysAreEnforced
     if migration.foreignKeyChecks == .deferred && enforcesForeignKeys {

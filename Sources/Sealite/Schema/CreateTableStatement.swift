@@ -115,7 +115,8 @@ extension Array where Element == SQLToken {
         continue
       }
       // A collation name, or a function name, is not a column.
-      guard skipDepth == nil, token.names(old), next?.text != "(", previous?.isKeyword("COLLATE") != true else {
+      guard skipDepth == nil, token.names(old), next?.text != "(", previous?.isKeyword("COLLATE") != true
+      else {
         continue
       }
       result[index] = SQLToken(kind: .identifier(name: new, quoted: true), text: new.quotedDatabaseIdentifier)

@@ -70,7 +70,9 @@ extension Database {
   public func primaryKey(_ table: String) throws -> PrimaryKeyInfo {
     try cached("primaryKey", table) {
       let columns = try self.columns(in: table)
-      let keyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
+      let keyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted {
+        $0.primaryKeyIndex < $1.primaryKeyIndex
+      }
       let hasRowID = try !isWithoutRowIDTable(table)
       guard !keyColumns.isEmpty else {
         guard try tableExists(table) else { throw DatabaseError.noSuchTable(table) }
@@ -195,7 +197,9 @@ extension Database {
     let version = try schemaVersion()
     // A temporary table shadows a main one: its schema counts too.
     let tempVersion = try Int32.fetchOne(self, sql: "PRAGMA temp.schema_version") ?? 0
-    if schemaCache.schemaVersion != version || schemaCache.entries[Self.tempVersionKey] as? Int32 != tempVersion {
+    if schemaCache.schemaVersion != version
+      || schemaCache.entries[Self.tempVersionKey] as? Int32 != tempVersion
+    {
       schemaCache.entries.removeAll()
       schemaCache.schemaVersion = version
       schemaCache.entries[Self.tempVersionKey] = tempVersion

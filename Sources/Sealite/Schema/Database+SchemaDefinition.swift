@@ -26,7 +26,8 @@ extension Database {
 
   /// Renames a table.
   public func rename(table name: String, to newName: String) throws {
-    try execute(sql: "ALTER TABLE \(name.quotedDatabaseIdentifier) RENAME TO \(newName.quotedDatabaseIdentifier)")
+    try execute(
+      sql: "ALTER TABLE \(name.quotedDatabaseIdentifier) RENAME TO \(newName.quotedDatabaseIdentifier)")
   }
 
   /// Drops a table, its indexes and triggers.
@@ -93,11 +94,16 @@ extension Database {
     }
   }
 
-  private func apply(_ change: TableAlteration.Change, toTable table: String, forcingTableRebuild: Bool) throws {
+  private func apply(_ change: TableAlteration.Change, toTable table: String, forcingTableRebuild: Bool)
+    throws
+  {
     let quotedTable = table.quotedDatabaseIdentifier
     switch change {
     case .add(let column):
-      try execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(try column.sql(self, tableName: table, tablePrimaryKey: nil))")
+      try execute(
+        sql:
+          "ALTER TABLE \(quotedTable) ADD COLUMN \(try column.sql(self, tableName: table, tablePrimaryKey: nil))"
+      )
       if column.isIndexed {
         try execute(
           sql: Database.createIndexSQL(
@@ -105,7 +111,8 @@ extension Database {
             columns: [column.name], options: [], condition: nil))
       }
     case .addLiteral(let literal):
-      try execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(try SQLExpression(literal: literal).schemaSQL())")
+      try execute(
+        sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(try SQLExpression(literal: literal).schemaSQL())")
     case .rename(let old, let new):
       if features.supports(.renameColumn) && !forcingTableRebuild {
         try execute(

@@ -29,7 +29,8 @@ extension Database {
     let tableSQL: String = tableRow["sql"]
     guard var statement = CreateTableStatement(sql: tableSQL) else {
       throw DatabaseError(
-        resultCode: .SQLITE_ERROR, message: "can not alter table \(tableName): its definition can not be read")
+        resultCode: .SQLITE_ERROR, message: "can not alter table \(tableName): its definition can not be read"
+      )
     }
     let enforcesForeignKeys = try foreignKeysAreEnforced
     let references = try foreignKeyReferences(to: tableName)
@@ -52,17 +53,23 @@ extension Database {
       if !old.sameName(as: new), columns.contains(where: { $0.name.sameName(as: new) }) {
         throw DatabaseError(resultCode: .SQLITE_ERROR, message: "duplicate column name: \(new)")
       }
-      if let child = references.first(where: { !$0.child.sameName(as: tableName) && $0.column?.sameName(as: old) == true }) {
+      if let child = references.first(where: {
+        !$0.child.sameName(as: tableName) && $0.column?.sameName(as: old) == true
+      }) {
         throw DatabaseError(
           resultCode: .SQLITE_ERROR,
-          message: "can not rename column \(oldName) of \(tableName): the foreign key of table \(child.child) names it")
+          message:
+            "can not rename column \(oldName) of \(tableName): the foreign key of table \(child.child) names it"
+        )
       }
       statement.elements = statement.elements.map { $0.renamingColumn(old, to: new, inTable: tableName) }
       copied = copied.map { ($0.from, $0.from.sameName(as: old) ? new : $0.to) }
       dependents = dependents.map { $0.renamingColumn(old, to: new, inTable: tableName) }
     case .dropColumn(let name):
       try checkDroppable(name, of: tableName, statement: statement, columns: columns, dependents: dependents)
-      if references.contains(where: { !$0.child.sameName(as: tableName) && $0.column?.sameName(as: name) == true }) {
+      if references.contains(where: {
+        !$0.child.sameName(as: tableName) && $0.column?.sameName(as: name) == true
+      }) {
         throw DatabaseError(
           resultCode: .SQLITE_ERROR,
           message: "cannot drop column \"\(name)\": a foreign key of another table refers to it")
@@ -79,7 +86,8 @@ extension Database {
     defer { if legacyAlterTable == false { try? execute(sql: "PRAGMA legacy_alter_table = OFF") } }
 
     for dependent in dependents.reversed() where dependent.type != "index" {
-      try execute(sql: "DROP \(dependent.type.uppercased()) IF EXISTS \(dependent.name.quotedDatabaseIdentifier)")
+      try execute(
+        sql: "DROP \(dependent.type.uppercased()) IF EXISTS \(dependent.name.quotedDatabaseIdentifier)")
     }
     var temporaryName = "sealite_rebuild_\(tableName)"
     while try tableExists(temporaryName) { temporaryName += "_" }
@@ -91,7 +99,9 @@ extension Database {
         + tableName.quotedDatabaseIdentifier)
     try execute(sql: "DROP TABLE \(tableName.quotedDatabaseIdentifier)")
     try execute(
-      sql: "ALTER TABLE \(temporaryName.quotedDatabaseIdentifier) RENAME TO \(tableName.quotedDatabaseIdentifier)")
+      sql:
+        "ALTER TABLE \(temporaryName.quotedDatabaseIdentifier) RENAME TO \(tableName.quotedDatabaseIdentifier)"
+    )
     for dependent in dependents { try execute(sql: dependent.sql) }
     if let sequence {
       try execute(
@@ -115,7 +125,8 @@ extension Database {
   /// they name (nil when they refer to the primary key implicitly).
   private func foreignKeyReferences(to table: String) throws -> [(child: String, column: String?)] {
     let tables = try String.fetchAll(
-      self, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+      self,
+      sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
     var result: [(child: String, column: String?)] = []
     for child in tables {
       let rows = try Row.fetchAll(self, sql: "PRAGMA foreign_key_list(\(child.quotedDatabaseIdentifier))")
@@ -148,7 +159,8 @@ extension Database {
     dependents: [SchemaDependent]
   ) throws {
     func refuse(_ reason: String) -> DatabaseError {
-      DatabaseError(resultCode: .SQLITE_ERROR, message: "cannot drop column \"\(name)\" of \(table): \(reason)")
+      DatabaseError(
+        resultCode: .SQLITE_ERROR, message: "cannot drop column \"\(name)\" of \(table): \(reason)")
     }
     guard let column = columns.first(where: { $0.name.sameName(as: name) }) else {
       throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such column: \"\(name)\"")
@@ -229,7 +241,8 @@ struct SchemaDependent {
     guard concerns(table) else { return self }
     let (tokens, start) = bodyStart
     var copy = self
-    copy.sql = (Array(tokens[..<start]) + Array(tokens[start...]).renamingColumn(old, to: new, inTable: table)).sql
+    copy.sql =
+      (Array(tokens[..<start]) + Array(tokens[start...]).renamingColumn(old, to: new, inTable: table)).sql
     return copy
   }
 }
@@ -243,7 +256,8 @@ extension CreateTableStatement.Element {
     }
     var (nameAndType, constraints) = columnParts
     if let first = nameAndType.firstIndex(where: { !$0.isSpace }), nameAndType[first].names(old) {
-      nameAndType[first] = SQLToken(kind: .identifier(name: new, quoted: true), text: new.quotedDatabaseIdentifier)
+      nameAndType[first] = SQLToken(
+        kind: .identifier(name: new, quoted: true), text: new.quotedDatabaseIdentifier)
     }
     return Self(tokens: nameAndType + constraints.renamingColumn(old, to: new, inTable: table))
   }

@@ -39,7 +39,8 @@ public struct ForeignKeyViolation: Sendable, Hashable, CustomStringConvertible {
     }
     if let originRowID, db.configuration.publicStatementArguments {
       let row = try Row.fetchOne(
-        db, sql: "SELECT * FROM \(originTable.quotedDatabaseIdentifier) WHERE rowid = ?", arguments: [originRowID])
+        db, sql: "SELECT * FROM \(originTable.quotedDatabaseIdentifier) WHERE rowid = ?",
+        arguments: [originRowID])
       text += row.map { ", in \($0)" } ?? ", in rowid \(originRowID)"
     } else if let originRowID {
       text += ", in rowid \(originRowID)"

@@ -25,7 +25,9 @@ struct SQLToken: Equatable {
 
   /// True for a bare word equal to `keyword`, whatever its case.
   func isKeyword(_ keyword: String) -> Bool {
-    if case .identifier(let name, false) = kind { return name.caseInsensitiveCompare(keyword) == .orderedSame }
+    if case .identifier(let name, false) = kind {
+      return name.caseInsensitiveCompare(keyword) == .orderedSame
+    }
     return false
   }
 
@@ -86,7 +88,8 @@ struct SQLToken: Equatable {
         index = scan(upTo: terminator, from: index)
         var name = String(characters[(start + 1)..<Swift.max(start + 1, index - 1)])
         if terminator != "]" {
-          name = name.replacingOccurrences(of: String(repeating: terminator, count: 2), with: String(terminator))
+          name = name.replacingOccurrences(
+            of: String(repeating: terminator, count: 2), with: String(terminator))
         }
         kind = .identifier(name: name, quoted: true)
       } else if (character == "x" || character == "X") && index + 1 < characters.count

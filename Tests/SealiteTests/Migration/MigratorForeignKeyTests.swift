@@ -82,7 +82,8 @@ struct MigratorForeignKeyTests {
         t.autoIncrementedPrimaryKey("id")
         t.belongsTo("team", onDelete: .cascade)
       }
-      try db.execute(sql: "INSERT INTO team (id, name) VALUES (1, 'Red'); INSERT INTO player (teamId) VALUES (1)")
+      try db.execute(
+        sql: "INSERT INTO team (id, name) VALUES (1, 'Red'); INSERT INTO player (teamId) VALUES (1)")
     }
     migrator.registerMigration("v2") { db in
       try db.alter(table: "team", forcingTableRebuild: true) { t in

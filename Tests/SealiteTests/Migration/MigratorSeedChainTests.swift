@@ -48,9 +48,13 @@ private func insertTracks(_ db: Database) throws {
 private func checkMigrated(_ reader: some DatabaseReader) throws {
   try reader.read { db in
     #expect(try seedMigrator().completedMigrations(db) == ["v1", "v2", "v3", "v4"])
-    #expect(try String.fetchAll(db, sql: "SELECT name FROM artists ORDER BY id") == ["Miles Davis", "Nina Simone"])
+    #expect(
+      try String.fetchAll(db, sql: "SELECT name FROM artists ORDER BY id") == ["Miles Davis", "Nina Simone"])
     let pairs = try Row.fetchAll(
-      db, sql: "SELECT tracks.title, artists.name FROM tracks JOIN artists ON artists.id = tracks.artistId ORDER BY 1")
+      db,
+      sql:
+        "SELECT tracks.title, artists.name FROM tracks JOIN artists ON artists.id = tracks.artistId ORDER BY 1"
+    )
     #expect(pairs.map { $0[1] as String } == ["Nina Simone", "Nina Simone", "Miles Davis"])
     let foreignKey = try #require(try db.foreignKeys(on: "tracks").first)
     #expect(foreignKey.destinationTable == "artists" && foreignKey.onDelete == "CASCADE")

@@ -178,13 +178,15 @@ struct SchemaAlterTableTests {
       try db.execute(sql: "PRAGMA foreign_keys = OFF")
       try db.execute(sql: "INSERT INTO track (id, title, artistId) VALUES (9, 'Orphan', 99)")
       try db.execute(sql: "PRAGMA foreign_keys = ON")
-      let schema = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master ORDER BY name")
+      let schema = try String.fetchAll(db, sql: "SELECT IFNULL(sql, name) FROM sqlite_master ORDER BY name")
       let error = try #require(throws: DatabaseError.self) {
-        try db.alter(table: "track", forcingTableRebuild: true) { t in t.rename(column: "note", to: "comment") }
+        try db.alter(table: "track", forcingTableRebuild: true) { t in t.rename(column: "note", to: "comment")
+        }
       }
       #expect(error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY)
       #expect(error.message?.contains("from track(artistId) to artist(id)") == true)
-      #expect(try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master ORDER BY name") == schema)
+      #expect(
+        try String.fetchAll(db, sql: "SELECT IFNULL(sql, name) FROM sqlite_master ORDER BY name") == schema)
       #expect(try db.foreignKeysAreEnforced)
       #expect(!db.isInsideTransaction)
     }
@@ -197,7 +199,8 @@ struct SchemaAlterTableTests {
     for column in ["artistId", "id"] {
       #expect(throws: DatabaseError.self) {
         try dbQueue.writeWithoutTransaction { db in
-          try db.alter(table: "track", forcingTableRebuild: forcingTableRebuild) { t in t.drop(column: column) }
+          try db.alter(table: "track", forcingTableRebuild: forcingTableRebuild) { t in t.drop(column: column)
+          }
         }
       }
     }
@@ -268,8 +271,9 @@ struct SchemaAlterTableTests {
     #expect(rebuilt == !SQLiteFeatures.linked.supports(.renameColumn))
     #expect(rebuilt == TestEnvironment.isLegacy || TestEnvironment.leg == nil)
     try dbQueue.read { db throws in
-      #expect(try String.fetchAll(db, sql: "SELECT comment FROM track WHERE comment IS NOT NULL ORDER BY id")
-        == ["long", "modal"])
+      #expect(
+        try String.fetchAll(db, sql: "SELECT comment FROM track WHERE comment IS NOT NULL ORDER BY id")
+          == ["long", "modal"])
     }
   }
 }

@@ -29,7 +29,10 @@ struct SchemaCreateTableTests {
       }
       return try db.columns(in: "t").map(\.type)
     }
-    #expect(types == ["INTEGER", "TEXT", "REAL", "BLOB", "NUMERIC", "BOOLEAN", "DATE", "DATETIME", "TEXT", "ANY", ""])
+    #expect(
+      types == [
+        "INTEGER", "TEXT", "REAL", "BLOB", "NUMERIC", "BOOLEAN", "DATE", "DATETIME", "TEXT", "ANY", "",
+      ])
   }
 
   @Test("Column constraints are enforced: NOT NULL, UNIQUE, CHECK, DEFAULT, COLLATE")
@@ -52,7 +55,9 @@ struct SchemaCreateTableTests {
       #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO player (name) VALUES (NULL)") }
       #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO player (name) VALUES ('')") }
       // UNIQUE with NOCASE collation: case does not make a new name.
-      #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO player (name) VALUES ('ARTHUR')") }
+      #expect(throws: DatabaseError.self) {
+        try db.execute(sql: "INSERT INTO player (name) VALUES ('ARTHUR')")
+      }
       #expect(throws: DatabaseError.self) {
         try db.execute(sql: "INSERT INTO player (name, score) VALUES ('Barbara', -1)")
       }
@@ -104,7 +109,8 @@ struct SchemaCreateTableTests {
       #expect(try db.primaryKey("c").columns == ["x", "y"])
       #expect(try db.primaryKey("d").columns == ["code"])
       // AUTOINCREMENT: a deleted rowid is never reused.
-      try db.execute(sql: "INSERT INTO a DEFAULT VALUES; INSERT INTO a DEFAULT VALUES; DELETE FROM a WHERE id = 2")
+      try db.execute(
+        sql: "INSERT INTO a DEFAULT VALUES; INSERT INTO a DEFAULT VALUES; DELETE FROM a WHERE id = 2")
       try db.execute(sql: "INSERT INTO a DEFAULT VALUES")
       #expect(try Int.fetchOne(db, sql: "SELECT MAX(id) FROM a") == 3)
     }

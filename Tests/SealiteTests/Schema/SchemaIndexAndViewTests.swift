@@ -16,7 +16,8 @@ struct SchemaIndexAndViewTests {
         t.column("team", .text)
       }
       try db.create(index: "player_on_email", on: "player", columns: ["email"], options: .unique)
-      try db.create(index: "player_on_email", on: "player", columns: ["email"], options: [.unique, .ifNotExists])
+      try db.create(
+        index: "player_on_email", on: "player", columns: ["email"], options: [.unique, .ifNotExists])
       try db.create(
         index: "red_player_name", on: "player", columns: ["name"], options: .unique,
         condition: Column("team") == "red".sqlExpression)

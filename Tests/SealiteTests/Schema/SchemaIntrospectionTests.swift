@@ -9,7 +9,8 @@ struct SchemaIntrospectionTests {
   func existence() throws {
     let dbQueue = try DatabaseQueue()
     try dbQueue.write { db in
-      try db.execute(sql: "CREATE TABLE Player (id INTEGER PRIMARY KEY); CREATE VIEW Roster AS SELECT * FROM Player")
+      try db.execute(
+        sql: "CREATE TABLE Player (id INTEGER PRIMARY KEY); CREATE VIEW Roster AS SELECT * FROM Player")
       #expect(try db.tableExists("player"))
       #expect(try !db.tableExists("roster"))
       #expect(try db.viewExists("ROSTER"))
@@ -51,7 +52,8 @@ struct SchemaIntrospectionTests {
           CREATE TABLE "quoted without" (k TEXT PRIMARY KEY) without   rowid;
           """)
       let hidden = try db.primaryKey("hidden")
-      #expect(hidden.columns == ["rowid"] && hidden.rowIDColumn == nil && hidden.isRowID && hidden.tableHasRowID)
+      #expect(
+        hidden.columns == ["rowid"] && hidden.rowIDColumn == nil && hidden.isRowID && hidden.tableHasRowID)
       let alias = try db.primaryKey("alias")
       #expect(alias.columns == ["id"] && alias.rowIDColumn == "id" && alias.isRowID && alias.tableHasRowID)
       #expect(try db.primaryKey("lowercaseAlias").rowIDColumn == "id")
@@ -61,7 +63,8 @@ struct SchemaIntrospectionTests {
       #expect(try db.primaryKey("composite").columns == ["b", "a"])
       // A single INTEGER primary key of a WITHOUT ROWID table is not the rowid.
       let noRowID = try db.primaryKey("noRowID")
-      #expect(noRowID.columns == ["id"] && noRowID.rowIDColumn == nil && !noRowID.isRowID && !noRowID.tableHasRowID)
+      #expect(
+        noRowID.columns == ["id"] && noRowID.rowIDColumn == nil && !noRowID.isRowID && !noRowID.tableHasRowID)
       #expect(try db.primaryKey("quoted without").tableHasRowID == false)
       #expect(throws: DatabaseError.self) { try db.primaryKey("missing") }
     }
@@ -166,7 +169,8 @@ struct SchemaIntrospectionTests {
       #expect(try Array(db.foreignKeyViolations(in: "artist")).isEmpty)
       let error = try #require(throws: DatabaseError.self) { try db.checkForeignKeys() }
       #expect(error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY)
-      #expect(error.message == "FOREIGN KEY constraint violation - from track(artistId) to artist(id), in rowid 7")
+      #expect(
+        error.message == "FOREIGN KEY constraint violation - from track(artistId) to artist(id), in rowid 7")
       try db.checkForeignKeys(in: "artist")
     }
   }
