@@ -197,7 +197,7 @@ public struct DatabaseMigrator: Sendable {
       throw DatabaseError.misuse(
         "database is already migrated beyond migration \(targetIdentifier.debugDescription)")
     }
-    if !applied.isEmpty || targetIndex >= 0 { try createMigrationsTable(db) }
+    try createMigrationsTable(db)
     for migration in migrations[...targetIndex] where !applied.contains(migration.identifier) {
       try run(migration, in: db)
       applied.insert(migration.identifier)

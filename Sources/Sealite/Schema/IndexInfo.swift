@@ -2,6 +2,7 @@
 public struct IndexInfo: Sendable, Hashable {
   /// How an index came to be.
   public struct Origin: RawRepresentable, Hashable, Sendable {
+    /// SQLite's code for the origin.
     public let rawValue: String
 
     /// Creates an origin from SQLite's code (`c`, `u`, `pk`).

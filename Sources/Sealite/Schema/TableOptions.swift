@@ -2,6 +2,7 @@
 ///
 ///     try db.create(table: "player", options: [.ifNotExists, .strict]) { t in … }
 public struct TableOptions: OptionSet, Sendable {
+  /// The bits of the options.
   public let rawValue: Int
 
   /// Creates options from their raw value.
@@ -22,6 +23,7 @@ public struct TableOptions: OptionSet, Sendable {
 
 /// Options for ``Database/create(index:on:columns:options:condition:)``.
 public struct IndexOptions: OptionSet, Sendable {
+  /// The bits of the options.
   public let rawValue: Int
 
   /// Creates options from their raw value.
@@ -35,6 +37,7 @@ public struct IndexOptions: OptionSet, Sendable {
 
 /// Options for ``Database/create(view:options:columns:as:)``.
 public struct ViewOptions: OptionSet, Sendable {
+  /// The bits of the options.
   public let rawValue: Int
 
   /// Creates options from their raw value.
