@@ -237,23 +237,28 @@ struct SchemaAlterTableTests {
           CREATE TABLE "odd table" (
             "date" DATE DEFAULT 'date',
             "other date" DATE CHECK ("date" <> 'never'),
-            [x] TEXT COLLATE NOCASE);
+            [x] TEXT COLLATE NOCASE,
+            ref INTEGER REFERENCES other CHECK ("date" <> 'never either'));
+          CREATE TABLE other (id INTEGER PRIMARY KEY);
           CREATE INDEX "odd index" ON "odd table"("date", [x]);
-          INSERT INTO "odd table" VALUES ('2024-01-01', '2024-01-02', 'a');
+          INSERT INTO "odd table" VALUES ('2024-01-01', '2024-01-02', 'a', NULL);
           """)
       try db.alter(table: "odd table", forcingTableRebuild: forcingTableRebuild) { t in
         t.rename(column: "date", to: "day \"one\"")
       }
       let columns = try db.columns(in: "odd table")
-      #expect(columns.map(\.name) == ["day \"one\"", "other date", "x"])
-      #expect(columns.map(\.type) == ["DATE", "DATE", "TEXT"])
+      #expect(columns.map(\.name) == ["day \"one\"", "other date", "x", "ref"])
+      #expect(columns.map(\.type) == ["DATE", "DATE", "TEXT", "INTEGER"])
       #expect(columns[0].defaultValueSQL == "'date'")
       #expect(try db.indexes(on: "odd table").first?.columns == ["day \"one\"", "x"])
       #expect(
         try Row.fetchOne(db, sql: "SELECT * FROM \"odd table\"")
-          == ["day \"one\"": "2024-01-01", "other date": "2024-01-02", "x": "a"])
+          == ["day \"one\"": "2024-01-01", "other date": "2024-01-02", "x": "a", "ref": nil])
       #expect(throws: DatabaseError.self) {
         try db.execute(sql: "INSERT INTO \"odd table\" (\"day \"\"one\"\"\") VALUES ('never')")
+      }
+      #expect(throws: DatabaseError.self) {
+        try db.execute(sql: "INSERT INTO \"odd table\" (\"day \"\"one\"\"\") VALUES ('never either')")
       }
     }
   }

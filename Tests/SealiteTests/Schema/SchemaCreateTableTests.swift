@@ -101,6 +101,13 @@ struct SchemaCreateTableTests {
         t.primaryKey(["x", "y"])
       }
       try db.create(table: "d") { t in t.column("code", .text).primaryKey() }
+      try db.create(table: "e") { t in
+        t.primaryKey {
+          t.column("country", .text)
+          t.column("number", .integer)
+        }
+        t.column("note")
+      }
       #expect(try storedSQL(db, "a")?.contains("AUTOINCREMENT") == true)
       #expect(try db.primaryKey("a").rowIDColumn == "id")
       #expect(try db.primaryKey("b").columns == ["uuid"])
@@ -108,6 +115,8 @@ struct SchemaCreateTableTests {
       #expect(try db.columns(in: "b")[0].isNotNull)
       #expect(try db.primaryKey("c").columns == ["x", "y"])
       #expect(try db.primaryKey("d").columns == ["code"])
+      #expect(try db.primaryKey("e").columns == ["country", "number"])
+      #expect(try db.columns(in: "e").map(\.isNotNull) == [true, true, false])
       // AUTOINCREMENT: a deleted rowid is never reused.
       try db.execute(
         sql: "INSERT INTO a DEFAULT VALUES; INSERT INTO a DEFAULT VALUES; DELETE FROM a WHERE id = 2")
