@@ -1,0 +1,265 @@
+/// Registers and runs migrations: named steps that take a database from one
+/// schema to the next, each once, in order, in its own transaction.
+///
+///     var migrator = DatabaseMigrator()
+///     migrator.registerMigration("v1") { db in
+///       try db.create(table: "track") { t in
+///         t.autoIncrementedPrimaryKey("id")
+///         t.column("title", .text).notNull()
+///       }
+///     }
+///     migrator.registerMigration("v2") { db in
+///       try db.alter(table: "track") { t in t.add(column: "genre", .text) }
+///     }
+///     try migrator.migrate(dbQueue)  // or a DatabasePool
+///
+/// The identifiers of applied migrations are stored in the table
+/// `grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)`, as GRDB stores
+/// them, so a database migrated by GRDB goes on migrating here and back.
+///
+/// A migration that throws is rolled back entirely: the database is left as
+/// after the previous migration, which stays applied, and the error is rethrown.
+public struct DatabaseMigrator: Sendable {
+  /// When a migration's foreign keys are checked.
+  public enum ForeignKeyChecks: Sendable {
+    /// Foreign keys are off while the migration runs (so that tables can be
+    /// rebuilt and rows moved in any order), then every foreign key of the
+    /// database is checked before the migration commits. The default.
+    case deferred
+    /// Foreign keys are enforced statement by statement while the migration
+    /// runs, as they are in the rest of the app.
+    case immediate
+  }
+
+  struct Migration: Sendable {
+    var identifier: String
+    var foreignKeyChecks: ForeignKeyChecks
+    var migrate: @Sendable (Database) throws -> Void
+  }
+
+  /// Development only: when true, ``migrate(_:)`` erases the database and
+  /// migrates it from scratch if the migrations it applied no longer produce
+  /// the schema it has (a registered migration was edited), or if it holds
+  /// migrations that are no longer registered.
+  ///
+  /// Erasing destroys every table and row. Never ship an app with this on:
+  /// use it while you iterate on a migration that is not released yet.
+  ///
+  ///     var migrator = DatabaseMigrator()
+  ///     #if DEBUG
+  ///     migrator.eraseDatabaseOnSchemaChange = true
+  ///     #endif
+  public var eraseDatabaseOnSchemaChange = false
+
+  private var migrations: [Migration] = []
+  /// Identifiers registered more than once: `migrate` throws for them, as
+  /// registration itself can not (GRDB's `registerMigration` does not throw).
+  private var duplicateIdentifiers: [String] = []
+  private var defersForeignKeyChecks = true
+
+  /// The name of the table of applied migrations (GRDB's).
+  static let migrationsTableName = "grdb_migrations"
+
+  /// Creates a migrator with no migration.
+  public init() {}
+
+  /// The identifiers of the registered migrations, in order.
+  public var registeredMigrations: [String] { migrations.map(\.identifier) }
+
+  /// Registers a migration, to run after those registered before it.
+  ///
+  /// Registering an identifier twice is a programming error: the migrator
+  /// then refuses to migrate (``migrate(_:)`` throws, naming the identifier).
+  public mutating func registerMigration(
+    _ identifier: String, foreignKeyChecks: ForeignKeyChecks = .deferred,
+    migrate: @escaping @Sendable (Database) throws -> Void
+  ) {
+    if migrations.contains(where: { $0.identifier == identifier }) {
+      duplicateIdentifiers.append(identifier)
+      return
+    }
+    migrations.append(Migration(identifier: identifier, foreignKeyChecks: foreignKeyChecks, migrate: migrate))
+  }
+
+  /// A migrator whose `.deferred` migrations run with foreign keys off and no
+  /// check at the end: for databases known to hold violations, at your own risk.
+  public func disablingDeferredForeignKeyChecks() -> DatabaseMigrator {
+    var migrator = self
+    migrator.defersForeignKeyChecks = false
+    return migrator
+  }
+
+  // MARK: - Migrating
+
+  /// Runs every registered migration not applied yet, in order. Runs as a
+  /// barrier: no read of a ``DatabasePool`` overlaps it.
+  public func migrate(_ writer: some DatabaseWriter) throws {
+    guard let last = migrations.last else { return try checkRegistrations() }
+    try migrate(writer, upTo: last.identifier)
+  }
+
+  /// Runs the registered migrations not applied yet, up to and including
+  /// `targetIdentifier`. Throws if it is not registered, or if the database
+  /// already went past it (migrations only go forward).
+  public func migrate(_ writer: some DatabaseWriter, upTo targetIdentifier: String) throws {
+    try checkRegistrations()
+    try writer.barrierWriteWithoutTransaction { db in
+      try migrate(db, upTo: targetIdentifier, configuration: writer.configuration)
+    }
+  }
+
+  /// Runs every registered migration not applied yet, without blocking the caller.
+  public func migrate(_ writer: some DatabaseWriter) async throws {
+    try checkRegistrations()
+    guard let last = migrations.last else { return }
+    let migrator = self
+    let configuration = writer.configuration
+    try await writer.awaitBarrierWriteWithoutTransaction { db in
+      try migrator.migrate(db, upTo: last.identifier, configuration: configuration)
+    }
+  }
+
+  /// Runs every registered migration not applied yet, later, off the caller's
+  /// thread; `completion` receives the connection and the error, if any.
+  public func asyncMigrate(
+    _ writer: some DatabaseWriter,
+    completion: @escaping @Sendable (Result<Database, any Error>) -> Void
+  ) {
+    let migrator = self
+    let configuration = writer.configuration
+    writer.asyncBarrierWriteWithoutTransaction { result in
+      do {
+        let db = try result.get()
+        try migrator.checkRegistrations()
+        if let last = migrator.migrations.last {
+          try db.withoutTransaction { db in
+            try migrator.migrate(db, upTo: last.identifier, configuration: configuration)
+          }
+        }
+        completion(.success(db))
+      } catch {
+        completion(.failure(error))
+      }
+    }
+  }
+
+  // MARK: - Reading the state of a database
+
+  /// The identifiers of the registered migrations applied to the database,
+  /// in registration order.
+  public func appliedMigrations(_ db: Database) throws -> [String] {
+    let applied = try appliedIdentifiers(db)
+    return registeredMigrations.filter { applied.contains($0) }
+  }
+
+  /// Every identifier recorded in the database, registered here or not.
+  public func appliedIdentifiers(_ db: Database) throws -> Set<String> {
+    guard try db.tableExists(Self.migrationsTableName) else { return [] }
+    return try Set(String.fetchAll(db, sql: "SELECT identifier FROM \(Self.migrationsTableName)"))
+  }
+
+  /// The registered migrations applied to the database with every one before
+  /// them: the unbroken prefix of ``registeredMigrations`` that is done.
+  public func completedMigrations(_ db: Database) throws -> [String] {
+    let applied = try appliedIdentifiers(db)
+    return Array(registeredMigrations.prefix { applied.contains($0) })
+  }
+
+  /// True if every registered migration is completed.
+  public func hasCompletedMigrations(_ db: Database) throws -> Bool {
+    try completedMigrations(db).last == migrations.last?.identifier
+  }
+
+  /// True if the database holds migrations that are not registered here: it
+  /// was migrated by a newer version of the app.
+  public func hasBeenSuperseded(_ db: Database) throws -> Bool {
+    let registered = Set(registeredMigrations)
+    return try appliedIdentifiers(db).contains { !registered.contains($0) }
+  }
+
+  // MARK: - Running migrations
+
+  private func checkRegistrations() throws {
+    if let duplicate = duplicateIdentifiers.first {
+      throw DatabaseError.misuse("migration \(duplicate.debugDescription) is registered more than once")
+    }
+  }
+
+  private func migrate(_ db: Database, upTo targetIdentifier: String, configuration: Configuration) throws {
+    guard let targetIndex = migrations.firstIndex(where: { $0.identifier == targetIdentifier }) else {
+      throw DatabaseError.misuse("undefined migration: \(targetIdentifier.debugDescription)")
+    }
+    if eraseDatabaseOnSchemaChange, try needsErasing(db, configuration: configuration) {
+      try DatabaseEraser.erase(db)
+    }
+    var applied = try appliedIdentifiers(db)
+    if targetIndex + 1 < migrations.count, applied.contains(migrations[targetIndex + 1].identifier) {
+      throw DatabaseError.misuse(
+        "database is already migrated beyond migration \(targetIdentifier.debugDescription)")
+    }
+    try createMigrationsTable(db)
+    for migration in migrations[...targetIndex] where !applied.contains(migration.identifier) {
+      try run(migration, in: db)
+      applied.insert(migration.identifier)
+    }
+  }
+
+  private func createMigrationsTable(_ db: Database) throws {
+    try db.execute(
+      sql: "CREATE TABLE IF NOT EXISTS \(Self.migrationsTableName) (identifier TEXT NOT NULL PRIMARY KEY)")
+  }
+
+  /// Runs one migration in its own transaction, with its identifier recorded
+  /// in the same transaction: both happen or neither does.
+  private func run(_ migration: Migration, in db: Database) throws {
+    let record = {
+      try db.execute(
+        sql: "INSERT INTO \(Self.migrationsTableName) (identifier) VALUES (?)",
+        arguments: [migration.identifier])
+    }
+    let enforcesForeignKeys = try db.foreignKeysAreEnforced
+    if migration.foreignKeyChecks == .deferred && enforcesForeignKeys {
+      // Foreign keys can only be switched off outside a transaction.
+      try db.execute(sql: "PRAGMA foreign_keys = OFF")
+      defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+      try db.inTransaction(.immediate) {
+        try migration.migrate(db)
+        if defersForeignKeyChecks { try db.checkForeignKeys() }
+        try record()
+        return .commit
+      }
+    } else {
+      try db.inTransaction(.immediate) {
+        try migration.migrate(db)
+        // Deferred constraints (DEFERRABLE INITIALLY DEFERRED) would only fail
+        // at commit, with no word on the row: name it now.
+        if enforcesForeignKeys { try db.checkForeignKeys() }
+        try record()
+        return .commit
+      }
+    }
+  }
+
+  // MARK: - Erasing on schema change
+
+  /// True if the database holds unknown migrations, or if its schema differs
+  /// from the schema its applied migrations produce on an empty database.
+  private func needsErasing(_ db: Database, configuration: Configuration) throws -> Bool {
+    if try hasBeenSuperseded(db) { return true }
+    let applied = try appliedIdentifiers(db)
+    guard !applied.isEmpty else { return false }
+    var scratchConfiguration = configuration
+    // The scratch database is in memory: no key, no file, never read-only.
+    scratchConfiguration.key = nil
+    scratchConfiguration.rekeyedKey = nil
+    scratchConfiguration.readonly = false
+    scratchConfiguration.journalMode = .default
+    let scratch = try DatabaseQueue(configuration: scratchConfiguration)
+    var scratchMigrator = DatabaseMigrator()
+    scratchMigrator.defersForeignKeyChecks = defersForeignKeyChecks
+    scratchMigrator.migrations = migrations.filter { applied.contains($0.identifier) }
+    try scratchMigrator.migrate(scratch)
+    let expected = try scratch.read { try DatabaseEraser.schemaDescription($0) }
+    return try DatabaseEraser.schemaDescription(db) != expected
+  }
+}

@@ -1,0 +1,223 @@
+extension Database {
+  // MARK: - Existence
+
+  /// True if the table exists (in the main or temp schema, or in `schemaName`).
+  public func tableExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+    try schemaObjectExists(type: "table", name: name, in: schemaName)
+  }
+
+  /// True if the view exists (in the main or temp schema, or in `schemaName`).
+  public func viewExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+    try schemaObjectExists(type: "view", name: name, in: schemaName)
+  }
+
+  /// True if the trigger exists (in the main or temp schema, or in `schemaName`).
+  public func triggerExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+    try schemaObjectExists(type: "trigger", name: name, in: schemaName)
+  }
+
+  /// True if the index exists (in the main or temp schema, or in `schemaName`).
+  public func indexExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+    try schemaObjectExists(type: "index", name: name, in: schemaName)
+  }
+
+  private func schemaObjectExists(type: String, name: String, in schemaName: String?) throws -> Bool {
+    let masters: [String]
+    switch schemaName?.lowercased() {
+    case nil: masters = ["sqlite_master", "sqlite_temp_master"]
+    case "temp": masters = ["sqlite_temp_master"]
+    case let schema?: masters = ["\(schema.quotedDatabaseIdentifier).sqlite_master"]
+    }
+    for master in masters {
+      let found = try Bool.fetchOne(
+        self, sql: "SELECT EXISTS (SELECT 1 FROM \(master) WHERE type = ? AND name = ? COLLATE NOCASE)",
+        arguments: [type, name])
+      if found == true { return true }
+    }
+    return false
+  }
+
+  /// The version of the database schema (`PRAGMA schema_version`): it changes
+  /// whenever any connection changes the schema.
+  public func schemaVersion() throws -> Int32 {
+    try Int32.fetchOne(self, sql: "PRAGMA schema_version") ?? 0
+  }
+
+  /// Forgets what this connection learned of the schema. Not needed after
+  /// schema changes, which are noticed; here for GRDB compatibility.
+  public func clearSchemaCache() {
+    schemaCache.schemaVersion = nil
+    schemaCache.entries.removeAll()
+  }
+
+  // MARK: - Tables
+
+  /// The columns of a table or view, in order. Throws if there is none of
+  /// that name.
+  public func columns(in table: String) throws -> [ColumnInfo] {
+    try cached("columns", table) {
+      let columns = try Row.fetchAll(self, sql: "PRAGMA table_info(\(table.quotedDatabaseIdentifier))")
+        .map(ColumnInfo.init(row:))
+      guard !columns.isEmpty else { throw DatabaseError.noSuchTable(table) }
+      return columns
+    }
+  }
+
+  /// The primary key of a table. Throws if the table does not exist.
+  ///
+  /// A single `INTEGER PRIMARY KEY` column is the rowid in a rowid table, and
+  /// a regular column in a `WITHOUT ROWID` table.
+  public func primaryKey(_ table: String) throws -> PrimaryKeyInfo {
+    try cached("primaryKey", table) {
+      let columns = try self.columns(in: table)
+      let keyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted {
+        $0.primaryKeyIndex < $1.primaryKeyIndex
+      }
+      let hasRowID = try !isWithoutRowIDTable(table)
+      guard !keyColumns.isEmpty else {
+        guard try tableExists(table) else { throw DatabaseError.noSuchTable(table) }
+        return PrimaryKeyInfo(kind: .hiddenRowID)
+      }
+      let names = keyColumns.map(\.name)
+      if hasRowID, keyColumns.count == 1, keyColumns[0].type.uppercased() == "INTEGER" {
+        // `INTEGER PRIMARY KEY DESC` is not the rowid: SQLite then made an index.
+        let hasKeyIndex = try indexes(on: table).contains { $0.origin == .primaryKeyConstraint }
+        if !hasKeyIndex { return PrimaryKeyInfo(kind: .rowID(names[0])) }
+      }
+      return PrimaryKeyInfo(kind: .regular(names, tableHasRowID: hasRowID))
+    }
+  }
+
+  /// True for a `WITHOUT ROWID` table, read from its definition.
+  private func isWithoutRowIDTable(_ table: String) throws -> Bool {
+    for master in ["sqlite_master", "sqlite_temp_master"] {
+      if let sql = try String.fetchOne(
+        self, sql: "SELECT sql FROM \(master) WHERE type = 'table' AND name = ? COLLATE NOCASE",
+        arguments: [table])
+      {
+        return CreateTableStatement(sql: sql)?.isWithoutRowID ?? false
+      }
+    }
+    return false
+  }
+
+  /// The indexes of a table, including those SQLite made for `UNIQUE` and
+  /// `PRIMARY KEY` constraints.
+  public func indexes(on table: String) throws -> [IndexInfo] {
+    try cached("indexes", table) {
+      let list = try Row.fetchAll(self, sql: "PRAGMA index_list(\(table.quotedDatabaseIdentifier))")
+      return try list.map { row in
+        let name: String = row["name"]
+        let columns = try Row.fetchAll(self, sql: "PRAGMA index_info(\(name.quotedDatabaseIdentifier))")
+          .sorted { ($0["seqno"] as Int) < ($1["seqno"] as Int) }
+          .compactMap { $0["name"] as String? }
+        return IndexInfo(
+          name: name, columns: columns, isUnique: row["unique"],
+          origin: IndexInfo.Origin(rawValue: row["origin"] ?? "c"), isPartial: row["partial"] ?? false)
+      }
+    }
+  }
+
+  /// The foreign keys of a table, in the order SQLite reports them.
+  public func foreignKeys(on table: String) throws -> [ForeignKeyInfo] {
+    try cached("foreignKeys", table) {
+      let rows = try Row.fetchAll(self, sql: "PRAGMA foreign_key_list(\(table.quotedDatabaseIdentifier))")
+      var byID: [(id: Int, rows: [Row])] = []
+      for row in rows {
+        let id: Int = row["id"]
+        if let index = byID.firstIndex(where: { $0.id == id }) {
+          byID[index].rows.append(row)
+        } else {
+          byID.append((id, [row]))
+        }
+      }
+      return try byID.map { id, rows in
+        let sorted = rows.sorted { ($0["seq"] as Int) < ($1["seq"] as Int) }
+        let destination: String = sorted[0]["table"]
+        var destinationColumns = sorted.map { $0["to"] as String? }
+        if destinationColumns.contains(where: { $0 == nil }) {
+          // No columns named: the destination's primary key.
+          let key = try primaryKey(destination).columns
+          destinationColumns = key.map { Optional($0) }
+        }
+        let mapping = zip(sorted, destinationColumns).map { row, column in
+          (origin: row["from"] as String, destination: column ?? "")
+        }
+        return ForeignKeyInfo(
+          id: id, destinationTable: destination, mapping: mapping, onDelete: sorted[0]["on_delete"],
+          onUpdate: sorted[0]["on_update"])
+      }
+    }
+  }
+
+  // MARK: - Foreign key checks
+
+  /// A cursor over every foreign key violation in the database
+  /// (`PRAGMA foreign_key_check`).
+  ///
+  ///     let violations = try db.foreignKeyViolations()
+  ///     while let violation = try violations.next() { print(violation) }
+  public func foreignKeyViolations() throws -> MapCursor<RowCursor, ForeignKeyViolation> {
+    try Row.fetchCursor(self, sql: "PRAGMA foreign_key_check").map(ForeignKeyViolation.init(row:))
+  }
+
+  /// A cursor over the foreign key violations of one table.
+  public func foreignKeyViolations(in table: String) throws -> MapCursor<RowCursor, ForeignKeyViolation> {
+    try Row.fetchCursor(self, sql: Self.foreignKeyCheckSQL(table)).map(ForeignKeyViolation.init(row:))
+  }
+
+  /// Throws the first foreign key violation, as a ``DatabaseError`` with code
+  /// `SQLITE_CONSTRAINT_FOREIGNKEY` that names the table, columns and row.
+  public func checkForeignKeys() throws {
+    try throwFirstViolation(sql: "PRAGMA foreign_key_check")
+  }
+
+  /// Throws the first foreign key violation of one table (see ``checkForeignKeys()``).
+  public func checkForeignKeys(in table: String) throws {
+    try throwFirstViolation(sql: Self.foreignKeyCheckSQL(table))
+  }
+
+  private static func foreignKeyCheckSQL(_ table: String) -> String {
+    "PRAGMA foreign_key_check(\(table.quotedDatabaseIdentifier))"
+  }
+
+  private func throwFirstViolation(sql: String) throws {
+    // Read it all first: the description runs queries of its own.
+    if let row = try Row.fetchAll(self, sql: sql).first {
+      throw ForeignKeyViolation(row: row).databaseError(self)
+    }
+  }
+
+  // MARK: - Cache
+
+  /// Returns the cached value for (kind, table), or computes and caches it.
+  /// The cache is emptied whenever the schema version changed since it was
+  /// filled, whoever changed it: this connection or another one.
+  private func cached<T>(_ kind: String, _ table: String, compute: () throws -> T) throws -> T {
+    let version = try schemaVersion()
+    // A temporary table shadows a main one: its schema counts too.
+    let tempVersion = try Int32.fetchOne(self, sql: "PRAGMA temp.schema_version") ?? 0
+    if schemaCache.schemaVersion != version
+      || schemaCache.entries[Self.tempVersionKey] as? Int32 != tempVersion
+    {
+      schemaCache.entries.removeAll()
+      schemaCache.schemaVersion = version
+      schemaCache.entries[Self.tempVersionKey] = tempVersion
+    }
+    let key = "\(kind):\(table.lowercased())"
+    if let value = schemaCache.entries[key] as? T { return value }
+    let value = try compute()
+    schemaCache.entries[key] = value
+    return value
+  }
+}
+
+extension Database {
+  private static let tempVersionKey = "#temp.schema_version"
+}
+
+extension DatabaseError {
+  static func noSuchTable(_ table: String) -> DatabaseError {
+    DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
+  }
+}

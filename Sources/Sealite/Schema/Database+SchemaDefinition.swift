@@ -1,0 +1,225 @@
+extension Database {
+  // MARK: - Tables
+
+  /// Creates a table:
+  ///
+  ///     try db.create(table: "player") { t in
+  ///       t.autoIncrementedPrimaryKey("id")
+  ///       t.column("name", .text).notNull()
+  ///     }
+  ///
+  /// The indexes asked for with ``ColumnDefinition/indexed()`` and
+  /// ``TableDefinition/belongsTo(_:inTable:onDelete:onUpdate:deferred:indexed:)``
+  /// are created with it. With ``TableOptions/strict`` on an SQLite older than
+  /// 3.37.0, throws ``SQLiteFeatureError`` and creates nothing.
+  public func create(
+    table name: String, options: TableOptions = [], body: (TableDefinition) throws -> Void
+  ) throws {
+    let definition = TableDefinition(name: name, options: options)
+    try body(definition)
+    let statements = try definition.statements(self)
+    try inSavepoint {
+      for statement in statements { try execute(sql: statement) }
+      return .commit
+    }
+  }
+
+  /// Renames a table.
+  public func rename(table name: String, to newName: String) throws {
+    try execute(
+      sql: "ALTER TABLE \(name.quotedDatabaseIdentifier) RENAME TO \(newName.quotedDatabaseIdentifier)")
+  }
+
+  /// Drops a table, its indexes and triggers.
+  public func drop(table name: String) throws {
+    try execute(sql: "DROP TABLE \(name.quotedDatabaseIdentifier)")
+  }
+
+  /// Changes a table: adds, renames and drops columns.
+  ///
+  ///     try db.alter(table: "player") { t in
+  ///       t.add(column: "email", .text)
+  ///       t.rename(column: "score", to: "points")
+  ///     }
+  ///
+  /// Renaming and dropping a column use SQLite's own `ALTER TABLE` where the
+  /// linked SQLite has it. Where it does not (SQLite before 3.25.0 and 3.35.0,
+  /// as bundled by SQLCipher 3.x), the table is rebuilt by SQLite's documented
+  /// procedure: a new table with the new definition, the rows copied, the old
+  /// table dropped, the new one renamed, and its indexes, triggers and views
+  /// recreated, all in one transaction (or savepoint) that nothing half-done
+  /// survives. A rebuild inside a transaction with foreign keys enforced refuses
+  /// a table other tables refer to, since dropping it would run their
+  /// `ON DELETE` actions: run it in a ``DatabaseMigrator`` migration (whose
+  /// foreign key checks are deferred by default) or outside a transaction.
+  public func alter(table name: String, body: (TableAlteration) throws -> Void) throws {
+    try alter(table: name, forcingTableRebuild: false, body: body)
+  }
+
+  /// ``alter(table:body:)``, with the table rebuild forced even where SQLite
+  /// could rename or drop the column itself: the switch that lets tests run
+  /// the legacy path on every SQLite.
+  func alter(table name: String, forcingTableRebuild: Bool, body: (TableAlteration) throws -> Void) throws {
+    let alteration = TableAlteration(name: name)
+    try body(alteration)
+    let needsRebuild = alteration.changes.contains { change in
+      switch change {
+      case .rename: return forcingTableRebuild || !features.supports(.renameColumn)
+      case .drop: return forcingTableRebuild || !features.supports(.dropColumn)
+      case .add, .addLiteral: return false
+      }
+    }
+    let work = {
+      for change in alteration.changes {
+        try self.apply(change, toTable: name, forcingTableRebuild: forcingTableRebuild)
+      }
+    }
+    if try needsRebuild && !isInsideTransaction && foreignKeysAreEnforced {
+      // SQLite's procedure: foreign keys off (only possible outside a
+      // transaction) so that dropping the old table runs no ON DELETE action,
+      // then a check of every foreign key before the commit.
+      try execute(sql: "PRAGMA foreign_keys = OFF")
+      defer { try? execute(sql: "PRAGMA foreign_keys = ON") }
+      try inTransaction(.immediate) {
+        try work()
+        try checkForeignKeys()
+        return .commit
+      }
+    } else {
+      // Several changes are all or nothing, and so is a rebuild.
+      try inSavepoint {
+        try work()
+        return .commit
+      }
+    }
+  }
+
+  private func apply(_ change: TableAlteration.Change, toTable table: String, forcingTableRebuild: Bool)
+    throws
+  {
+    let quotedTable = table.quotedDatabaseIdentifier
+    switch change {
+    case .add(let column):
+      try execute(
+        sql:
+          "ALTER TABLE \(quotedTable) ADD COLUMN \(try column.sql(self, tableName: table, tablePrimaryKey: nil))"
+      )
+      if column.isIndexed {
+        try execute(
+          sql: Database.createIndexSQL(
+            name: Database.defaultIndexName(table: table, columns: [column.name]), table: table,
+            columns: [column.name], options: [], condition: nil))
+      }
+    case .addLiteral(let literal):
+      try execute(
+        sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(try SQLExpression(literal: literal).schemaSQL())")
+    case .rename(let old, let new):
+      if features.supports(.renameColumn) && !forcingTableRebuild {
+        try execute(
+          sql:
+            "ALTER TABLE \(quotedTable) RENAME COLUMN \(old.quotedDatabaseIdentifier) TO \(new.quotedDatabaseIdentifier)"
+        )
+      } else {
+        try rebuildTable(table, change: .renameColumn(from: old, to: new))
+      }
+    case .drop(let column):
+      if features.supports(.dropColumn) && !forcingTableRebuild {
+        try execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(column.quotedDatabaseIdentifier)")
+      } else {
+        try rebuildTable(table, change: .dropColumn(column))
+      }
+    }
+  }
+
+  // MARK: - Indexes
+
+  /// Creates an index:
+  ///
+  ///     try db.create(index: "player_on_email", on: "player", columns: ["email"], options: .unique)
+  ///     try db.create(index: "active_player", on: "player", columns: ["name"],
+  ///                   condition: Column("isActive") == true)
+  ///
+  /// A `condition` makes a partial index; its values are written into the
+  /// statement as SQL literals, since SQLite takes no arguments in schema
+  /// statements.
+  public func create(
+    index name: String, on table: String, columns: [String], options: IndexOptions = [],
+    condition: (any SQLExpressible)? = nil
+  ) throws {
+    let conditionSQL = try condition.map { try $0.sqlExpression.schemaSQL() }
+    try execute(
+      sql: Database.createIndexSQL(
+        name: name, table: table, columns: columns, options: options, condition: conditionSQL))
+  }
+
+  /// Creates an index named `index_<table>_on_<columns>`.
+  public func create(
+    indexOn table: String, columns: [String], options: IndexOptions = [],
+    condition: (any SQLExpressible)? = nil
+  ) throws {
+    try create(
+      index: Database.defaultIndexName(table: table, columns: columns), on: table, columns: columns,
+      options: options, condition: condition)
+  }
+
+  /// Drops an index.
+  public func drop(index name: String) throws {
+    try execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
+  }
+
+  /// Drops the index named `index_<table>_on_<columns>`, made by
+  /// ``create(indexOn:columns:options:condition:)``.
+  public func drop(indexOn table: String, columns: [String]) throws {
+    try drop(index: Database.defaultIndexName(table: table, columns: columns))
+  }
+
+  static func defaultIndexName(table: String, columns: [String]) -> String {
+    "index_\(table)_on_\(columns.joined(separator: "_"))"
+  }
+
+  static func createIndexSQL(
+    name: String, table: String, columns: [String], options: IndexOptions, condition: String?
+  ) -> String {
+    var sql = "CREATE "
+    if options.contains(.unique) { sql += "UNIQUE " }
+    sql += "INDEX "
+    if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
+    sql += "\(name.quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier)"
+    sql += "(\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))"
+    if let condition { sql += " WHERE \(condition)" }
+    return sql
+  }
+
+  // MARK: - Views
+
+  /// Creates a view from an SQL query:
+  ///
+  ///     try db.create(view: "hallOfFame", as: "SELECT * FROM player WHERE score > \(1000)")
+  ///
+  /// Values in the query are written into the statement as SQL literals,
+  /// since SQLite takes no arguments in schema statements.
+  public func create(view name: String, options: ViewOptions = [], columns: [String]? = nil, as request: SQL)
+    throws
+  {
+    try create(view: name, options: options, columns: columns, asLiteral: request)
+  }
+
+  /// Creates a view from an SQL literal (see ``create(view:options:columns:as:)``).
+  public func create(
+    view name: String, options: ViewOptions = [], columns: [String]? = nil, asLiteral sqlLiteral: SQL
+  ) throws {
+    var sql = "CREATE "
+    if options.contains(.temporary) { sql += "TEMPORARY " }
+    sql += "VIEW "
+    if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
+    sql += name.quotedDatabaseIdentifier
+    if let columns { sql += "(\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" }
+    sql += " AS " + (try SQLExpression(literal: sqlLiteral).schemaSQL())
+    try execute(sql: sql)
+  }
+
+  /// Drops a view.
+  public func drop(view name: String) throws {
+    try execute(sql: "DROP VIEW \(name.quotedDatabaseIdentifier)")
+  }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@testable import Sealite
+
+@Suite("Schema: indexes, views, dropping and renaming")
+struct SchemaIndexAndViewTests {
+  @Test("create(index:) makes plain, unique and partial indexes; drop(index:) removes them")
+  func indexes() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in
+      try db.create(table: "player") { t in
+        t.autoIncrementedPrimaryKey("id")
+        t.column("email", .text)
+        t.column("name", .text)
+        t.column("team", .text)
+      }
+      try db.create(index: "player_on_email", on: "player", columns: ["email"], options: .unique)
+      try db.create(
+        index: "player_on_email", on: "player", columns: ["email"], options: [.unique, .ifNotExists])
+      try db.create(
+        index: "red_player_name", on: "player", columns: ["name"], options: .unique,
+        condition: Column("team") == "red".sqlExpression)
+      try db.create(indexOn: "player", columns: ["team", "name"])
+
+      let indexes = Dictionary(uniqueKeysWithValues: try db.indexes(on: "player").map { ($0.name, $0) })
+      #expect(indexes["player_on_email"]?.isUnique == true)
+      #expect(indexes["red_player_name"]?.isPartial == true)
+      #expect(indexes["index_player_on_team_name"]?.columns == ["team", "name"])
+      let partialSQL = try String.fetchOne(
+        db, sql: "SELECT sql FROM sqlite_master WHERE name = 'red_player_name'")
+      #expect(partialSQL?.hasSuffix("WHERE \"team\" = 'red'") == true)
+
+      // The partial index is unique among red players only.
+      try db.execute(
+        sql: """
+          INSERT INTO player (name, team) VALUES ('Arthur', 'red'), ('Arthur', 'blue'), ('Arthur', 'blue')
+          """)
+      #expect(throws: DatabaseError.self) {
+        try db.execute(sql: "INSERT INTO player (name, team) VALUES ('Arthur', 'red')")
+      }
+
+      try db.drop(index: "player_on_email")
+      try db.drop(indexOn: "player", columns: ["team", "name"])
+      #expect(try db.indexes(on: "player").map(\.name) == ["red_player_name"])
+      #expect(try !db.indexExists("player_on_email"))
+    }
+  }
+
+  @Test("Tables are renamed and dropped")
+  func renameAndDropTable() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in
+      try db.create(table: "old") { t in t.column("a") }
+      try db.execute(sql: "INSERT INTO old VALUES (1)")
+      try db.rename(table: "old", to: "new")
+      #expect(try !db.tableExists("old"))
+      #expect(try Int.fetchOne(db, sql: "SELECT a FROM new") == 1)
+      try db.drop(table: "new")
+      #expect(try !db.tableExists("new"))
+      #expect(throws: DatabaseError.self) { try db.drop(table: "new") }
+    }
+  }
+
+  @Test("Views are created from SQL with values inlined, and dropped")
+  func views() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in
+      try db.create(table: "player") { t in
+        t.column("name", .text)
+        t.column("score", .integer)
+      }
+      try db.execute(sql: "INSERT INTO player VALUES ('Arthur', 1500), ('Barbara', 900)")
+      let threshold = 1000
+      try db.create(view: "hallOfFame", as: "SELECT name FROM player WHERE score > \(threshold)")
+      try db.create(view: "hallOfFame", options: .ifNotExists, as: "SELECT 1")
+      try db.create(
+        view: "ranked", options: .temporary, columns: ["who", "points"],
+        asLiteral: "SELECT name, score FROM player WHERE name <> \("O'Brien")")
+      #expect(try db.viewExists("hallOfFame"))
+      #expect(try !db.tableExists("hallOfFame"))
+      #expect(try String.fetchAll(db, sql: "SELECT name FROM hallOfFame") == ["Arthur"])
+      #expect(try db.columns(in: "ranked").map(\.name) == ["who", "points"])
+      #expect(try db.viewExists("ranked", in: "temp"))
+      try db.drop(view: "hallOfFame")
+      #expect(try !db.viewExists("hallOfFame"))
+    }
+  }
+}
