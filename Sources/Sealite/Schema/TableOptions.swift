@@ -50,20 +50,6 @@ public struct ViewOptions: OptionSet, Sendable {
 }
 
 extension Database {
-  /// What SQLite does when a constraint fails (`ON CONFLICT …`).
-  public enum ConflictResolution: String, Sendable {
-    /// Rolls back the whole transaction.
-    case rollback = "ROLLBACK"
-    /// Undoes the statement (SQLite's default).
-    case abort = "ABORT"
-    /// Stops the statement, keeping its earlier changes.
-    case fail = "FAIL"
-    /// Skips the row.
-    case ignore = "IGNORE"
-    /// Deletes the rows in the way, then writes.
-    case replace = "REPLACE"
-  }
-
   /// What happens to referencing rows when a referenced row is deleted or its
   /// key updated (`ON DELETE …`, `ON UPDATE …`).
   public enum ForeignKeyAction: String, Sendable {
