@@ -46,6 +46,9 @@ public final class DatabasePool: DatabaseWriter {
     }
     let currentConfiguration = Locked(configuration)
     self.currentConfiguration = currentConfiguration
+    try writer.sync { db in
+      db.keyChangeObserver = { key in currentConfiguration.withLock { $0.rekeyedKey = key } }
+    }
     barrier = DispatchQueue(label: "\(label).barrier", attributes: .concurrent)
     barrier.setSpecific(key: accessKey, value: true)
     readers = ReaderPool(maximumCount: configuration.maximumReaderCount) { [currentConfiguration] number in
@@ -150,8 +153,8 @@ public final class DatabasePool: DatabaseWriter {
   /// Re-encrypts the database with a new key; see ``changePassphrase(_:)``.
   public func changeKey(to key: DatabaseKey) throws {
     try barrierWriteWithoutTransaction { db in
+      // The writer's key change observer records the key for new readers.
       try db.changeKey(to: key)
-      currentConfiguration.withLock { $0.rekeyedKey = key }
       readers.invalidate()
     }
   }

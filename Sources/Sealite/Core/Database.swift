@@ -29,6 +29,10 @@ public final class Database {
   /// Memo of schema introspection for the Schema layer, which validates it
   /// against `PRAGMA schema_version` (so changes by any connection are seen).
   var schemaCache = SchemaCacheStorage()
+  /// Told of every key change on this connection, so that a pool keys the
+  /// connections it opens afterwards with the new key (GRDB's way to rekey a
+  /// pool: `db.changePassphrase` in a barrier, then `invalidateReadOnlyConnections()`).
+  var keyChangeObserver: (@Sendable (DatabaseKey) -> Void)?
   let isReadOnlyConnection: Bool
 
   /// Opens a connection. The connection is not usable until ``setUp()`` ran.

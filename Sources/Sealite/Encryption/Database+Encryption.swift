@@ -67,6 +67,7 @@ extension Database {
     guard code == SQLITE_OK else {
       throw DatabaseError.fromConnection(connection, code: code)
     }
+    keyChangeObserver?(key)
   }
 
   /// The SQLCipher settings in force on this connection (`cipher_*` pragmas),
