@@ -16,7 +16,10 @@ extension SQLiteFeatures {
     (.renameColumn, #"\bRENAME\s+COLUMN\b"#),
     (.dropColumn, #"\bALTER\s+TABLE\b[\s\S]*\bDROP\b"#),
     (.strictTables, #"\)\s*(WITHOUT\s+ROWID\s*,\s*)?STRICT\b"#),
-    (.generatedColumns, #"\bGENERATED\s+ALWAYS\b|\)\s*(STORED|VIRTUAL)\b"#),
+    (
+      .generatedColumns,
+      #"\bGENERATED\s+ALWAYS\b|\)\s*(STORED|VIRTUAL)\b|\bCREATE\s+TABLE\b[\s\S]*[,(]\s*["`\[]?\w+["`\]]?(\s+\w+)?\s+AS\s*\("#
+    ),
     (.fts5, #"\bUSING\s+fts5\b"#),
     (.fts4, #"\bUSING\s+fts4\b"#),
   ]
