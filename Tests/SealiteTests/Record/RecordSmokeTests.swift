@@ -16,7 +16,7 @@ struct RecordSmokeTests {
   @Test("insert, fetch, update, upsert, delete")
   func roundTrip() throws {
     let dbQueue = try DatabaseQueue()
-    try dbQueue.write { db in
+    try dbQueue.write { (db: Database) throws in
       try db.execute(
         sql:
           "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, score INTEGER, tags TEXT)")
