@@ -137,7 +137,8 @@ struct QueryRequestTests {
       let rows = try Player.select(name, score + 1).filter(key: 1).asRequest(of: Row.self).fetchAll(db)
       #expect(rows.first?[1] == 101)
       #expect(try Player.select(sql: "upper(name)", as: String.self).filter(key: 1).fetchOne(db) == "ARTHUR")
-      #expect(try Player.all().select(literal: "\(score) * \(3)", as: Int.self).filter(key: 1).fetchOne(db) == 300)
+      #expect(
+        try Player.all().select(literal: "\(score) * \(3)", as: Int.self).filter(key: 1).fetchOne(db) == 300)
     }
   }
 
