@@ -128,7 +128,8 @@ public final class Database {
       let code = sqlite3_prepare_v2(connection, cSQL, -1, &sqliteStatement, &tail)
       guard code == SQLITE_OK else {
         throw DatabaseError.fromConnection(
-          connection, code: code, sql: sql, publicStatementArguments: configuration.publicStatementArguments)
+          connection, code: code, sql: sql, publicStatementArguments: configuration.publicStatementArguments
+        ).namingMissingCapability(sql: sql)
       }
       guard let sqliteStatement else {
         throw DatabaseError.misuse("no SQL statement found", sql: sql)
@@ -207,9 +208,11 @@ public final class Database {
         var tail: UnsafePointer<CChar>?
         let code = sqlite3_prepare_v2(connection, cursor, -1, &sqliteStatement, &tail)
         guard code == SQLITE_OK else {
+          let failedSQL = Database.trimmed(String(cString: cursor))
           throw DatabaseError.fromConnection(
-            connection, code: code, sql: Database.trimmed(String(cString: cursor)),
-            publicStatementArguments: configuration.publicStatementArguments)
+            connection, code: code, sql: failedSQL,
+            publicStatementArguments: configuration.publicStatementArguments
+          ).namingMissingCapability(sql: failedSQL)
         }
         guard let sqliteStatement else { break }
         let statementSQL = Database.trimmed(String(cString: sqlite3_sql(sqliteStatement)))

@@ -216,16 +216,20 @@ final class SQLTableAlias: @unchecked Sendable, Hashable {
   var tableName: String?
   /// Columns of this alias are always qualified (SQLite's `excluded` row).
   let forcesQualification: Bool
+  /// Made by the user (`TableAlias`): requests keep it instead of copying it.
+  let isUserAlias: Bool
 
-  init(name: String? = nil, forcesQualification: Bool = false) {
+  init(name: String? = nil, forcesQualification: Bool = false, isUserAlias: Bool = false) {
     self.userName = name
     self.forcesQualification = forcesQualification
+    self.isUserAlias = isUserAlias
   }
 
   init(tableName: String) {
     self.userName = nil
     self.tableName = tableName
     self.forcesQualification = false
+    self.isUserAlias = false
   }
 
   static func == (lhs: SQLTableAlias, rhs: SQLTableAlias) -> Bool { lhs === rhs }
@@ -244,7 +248,7 @@ public struct TableAlias<RowDecoder>: Sendable {
 
   /// A new alias, optionally with the name it has in SQL.
   public init(name: String? = nil) {
-    alias = SQLTableAlias(name: name)
+    alias = SQLTableAlias(name: name, isUserAlias: true)
   }
 
   init(alias: SQLTableAlias) {
@@ -273,6 +277,6 @@ public struct TableAlias<RowDecoder>: Sendable {
 extension TableAlias where RowDecoder == Row {
   /// A new alias of a table fetched as rows, optionally named.
   public init(name: String? = nil) {
-    alias = SQLTableAlias(name: name)
+    alias = SQLTableAlias(name: name, isUserAlias: true)
   }
 }

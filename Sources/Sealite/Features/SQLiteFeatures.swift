@@ -240,10 +240,27 @@ public struct SQLiteFeatureError: Error, Sendable, CustomStringConvertible {
   public let capability: SQLiteFeatures.Capability
   /// The SQLite version linked.
   public let presentVersion: String
+  /// The statement that needed the capability, if any.
+  public let sql: String?
+  /// What SQLite itself said about the statement, if it was compiled.
+  public let sqliteMessage: String?
+
+  init(
+    capability: SQLiteFeatures.Capability, presentVersion: String, sql: String? = nil,
+    sqliteMessage: String? = nil
+  ) {
+    self.capability = capability
+    self.presentVersion = presentVersion
+    self.sql = sql
+    self.sqliteMessage = sqliteMessage
+  }
 
   public var description: String {
     var text = "\(capability.name) needs SQLite \(capability.minimumSQLiteVersion) or later"
     if let requirement = capability.compileRequirement { text += " (\(requirement))" }
-    return text + "; the linked SQLCipher bundles SQLite \(presentVersion)"
+    text += "; the linked SQLCipher bundles SQLite \(presentVersion)"
+    if let sqliteMessage { text += " (SQLite: \(sqliteMessage))" }
+    if let sql { text += " - while compiling `\(sql)`" }
+    return text
   }
 }

@@ -33,7 +33,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
   /// Prefetches of `including(all:)`, set by the association layer.
   func makeSupplementaryFetch(_ db: Database) throws -> ((Database, [Row]) throws -> Void)? {
-    relation.prefetches.isEmpty ? nil : { db, rows in try relation.prefetch(db, into: rows) }
+    relation.hasPrefetches ? { [relation] db, rows in try relation.prefetch(db, into: rows) } : nil
   }
 
   public func fetchCount(_ db: Database) throws -> Int {

@@ -19,29 +19,34 @@ struct SQLJoin: Sendable {
   /// True if this join or a nested one selects columns.
   var includesColumns: Bool { isIncluded || relation.joins.contains { $0.includesColumns } }
 
-  func render(
-    _ db: Database, _ context: SQLGenerationContext, parent: SQLTableAlias, selections: inout [String],
-    clauses: inout [String]
-  ) throws {
-    context.register(relation.alias)
-    let childName = context.name(of: relation.alias)
+  /// The selected columns of this join and of its nested joins, in order.
+  func renderSelections(_ context: SQLGenerationContext) throws -> [String] {
+    var selections: [String] = []
     if isIncluded {
       selections += try relation.selection.map { try $0.qualified(with: relation.alias).sql(context) }
     }
+    for join in relation.joins { selections += try join.renderSelections(context) }
+    return selections
+  }
+
+  /// ` JOIN table alias ON …` for this join and its nested joins.
+  func renderClauses(_ db: Database, _ context: SQLGenerationContext, parent: SQLTableAlias) throws -> String
+  {
+    let childName = context.name(of: relation.alias)
     var onExpressions = [try condition(db, parent, relation.alias)]
     // Filters of a LEFT JOINed table go in its ON clause, so that they do not
     // turn the join into an inner one.
     if kind == .left {
       onExpressions += try relation.filters.map { try $0.resolve(db).qualified(with: relation.alias) }
     }
-    var clause = kind == .inner ? "JOIN " : "LEFT JOIN "
+    var clause = kind == .inner ? " JOIN " : " LEFT JOIN "
     clause += relation.tableName.quotedDatabaseIdentifier
     if childName != relation.tableName { clause += " " + childName.quotedDatabaseIdentifier }
     clause += " ON " + (try SQLExpression(.associative("AND", onExpressions, empty: "1")).sql(context))
-    clauses.append(clause)
     for join in relation.joins {
-      try join.render(db, context, parent: relation.alias, selections: &selections, clauses: &clauses)
+      clause += try join.renderClauses(db, context, parent: relation.alias)
     }
+    return clause
   }
 
   func filters(_ db: Database) throws -> [SQLExpression] {
@@ -77,5 +82,15 @@ extension SQLJoin {
     var nested: [(key: String, layout: RowScopeLayout)] = []
     for join in relation.joins { nested += try join.scopes(db, offset: &offset) }
     return nested
+  }
+}
+
+extension SQLJoin {
+  /// Prefetches of the joined relation, attached to the scope rows it
+  /// produced (or to the parent rows for a joined, not included, table).
+  func prefetch(_ db: Database, into rows: [Row]) throws {
+    guard relation.hasPrefetches else { return }
+    let targets = isIncluded ? rows.compactMap { $0.scopes[key] } : rows
+    try relation.prefetch(db, into: targets)
   }
 }

@@ -107,24 +107,26 @@ struct SQLRelation: Sendable {
     return RowScopeLayout(start: 0, width: try selectionWidth(db), scopes: scopes)
   }
 
-  /// Runs the prefetch queries and attaches their rows to `rows`.
+  /// Runs the prefetch queries and attaches their rows to `rows`, and to the
+  /// scopes of included associations that have prefetches of their own.
   func prefetch(_ db: Database, into rows: [Row]) throws {
     for prefetch in prefetches { try prefetch.fetch(db, rows) }
+    for join in joins { try join.prefetch(db, into: rows) }
   }
+
+  /// True if this relation or an included one fetches to-many associations.
+  var hasPrefetches: Bool { !prefetches.isEmpty || joins.contains { $0.relation.hasPrefetches } }
 
   // MARK: SQL generation
 
   func selectSQL(_ db: Database, _ context: SQLGenerationContext, singleResult: Bool = false) throws -> String
   {
-    context.register(alias)
-    if hasJoins { context.qualifiesColumns = true }
-    var joinedSelections: [String] = []
-    var joinClauses: [String] = []
-    for join in joins {
-      try join.render(db, context, parent: alias, selections: &joinedSelections, clauses: &joinClauses)
-    }
+    // Arguments are collected in the order their placeholders appear in the
+    // SQL text: selection, joins, WHERE, GROUP BY, HAVING, ORDER BY.
+    registerAliases(context)
+    if needsQualifiedColumns { context.qualifiesColumns = true }
     var columns = try selection.map { try $0.qualified(with: alias).sql(context) }
-    columns += joinedSelections
+    for join in joins { columns += try join.renderSelections(context) }
     var sql = "SELECT "
     if isDistinct { sql += "DISTINCT " }
     sql += columns.joined(separator: ", ")
@@ -133,8 +135,15 @@ struct SQLRelation: Sendable {
     if context.qualifiesColumns && aliasName != tableName {
       sql += " " + aliasName.quotedDatabaseIdentifier
     }
-    for clause in joinClauses { sql += " " + clause }
-    let whereExpressions = try allFilters(db)
+    for join in joins { sql += try join.renderClauses(db, context, parent: alias) }
+    var whereExpressions = try allFilters(db)
+    let havingExpressions =
+      try havingFilters.map { try $0.resolve(db).qualified(with: alias) } + joinHavings(db)
+    if grouping.isEmpty {
+      // Without GROUP BY (a condition on an association aggregate), the
+      // condition applies to each row: old SQLite refuses HAVING there.
+      whereExpressions += havingExpressions
+    }
     if isEmptyByDefinition {
       sql += " WHERE 0"
     } else if !whereExpressions.isEmpty {
@@ -144,11 +153,10 @@ struct SQLRelation: Sendable {
       sql +=
         " GROUP BY "
         + (try grouping.map { try $0.qualified(with: alias).sql(context) }.joined(separator: ", "))
-    }
-    let havingExpressions =
-      try havingFilters.map { try $0.resolve(db).qualified(with: alias) } + joinHavings(db)
-    if !havingExpressions.isEmpty {
-      sql += " HAVING " + (try SQLExpression(.associative("AND", havingExpressions, empty: "1")).sql(context))
+      if !havingExpressions.isEmpty {
+        sql +=
+          " HAVING " + (try SQLExpression(.associative("AND", havingExpressions, empty: "1")).sql(context))
+      }
     }
     let orderings = try effectiveOrdering(db)
     if !orderings.isEmpty {
@@ -161,6 +169,13 @@ struct SQLRelation: Sendable {
       sql += " LIMIT 1"
     }
     return sql
+  }
+
+  /// Names every table of the request, the request's own first, so that
+  /// names are stable whatever order the SQL is rendered in.
+  func registerAliases(_ context: SQLGenerationContext) {
+    context.register(alias)
+    for join in joins { join.relation.registerAliases(context) }
   }
 
   /// Filters of this table and of joined tables, qualified.

@@ -148,16 +148,14 @@ extension FetchableRecord {
       throw DatabaseError.misuse(
         "a request that includes to-many associations can not be iterated with a cursor")
     }
-    return try fetchCursor(prepared.statement)
+    return try RecordCursor(statement: prepared.statement, adapter: prepared.adapter)
   }
 
   /// All records decoded from a request.
   public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
     let prepared = try request.makePreparedRequest(db, forSingleResult: false)
-    if let supplementaryFetch = prepared.supplementaryFetch {
-      let rows = try Row.fetchAll(prepared.statement)
-      try supplementaryFetch(db, rows)
-      return try rows.map { try Self(row: $0) }
+    if prepared.supplementaryFetch != nil || prepared.adapter != nil {
+      return try prepared.fetchRows(db).map { try Self(row: $0) }
     }
     return try fetchAll(prepared.statement)
   }
@@ -165,10 +163,8 @@ extension FetchableRecord {
   /// The first record decoded from a request.
   public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
     let prepared = try request.makePreparedRequest(db, forSingleResult: true)
-    if let supplementaryFetch = prepared.supplementaryFetch {
-      guard let row = try Row.fetchOne(prepared.statement) else { return nil }
-      try supplementaryFetch(db, [row])
-      return try Self(row: row)
+    if prepared.supplementaryFetch != nil || prepared.adapter != nil {
+      return try prepared.fetchFirstRow(db).map { try Self(row: $0) }
     }
     return try fetchOne(prepared.statement)
   }

@@ -5,7 +5,14 @@ extension MutablePersistableRecord {
   /// `onConflict: .ignore`, an ignored insert calls no `didInsert`.
   public mutating func insert(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil
-  )
+  ) throws {
+    try insertRecord(db, onConflict: conflictResolution)
+  }
+
+  // The implementations have their own names: PersistableRecord's
+  // non-mutating methods call them on a copy (calling `insert` there would
+  // call themselves).
+  mutating func insertRecord(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?)
     throws
   {
     try willSave(db)
@@ -24,7 +31,7 @@ extension MutablePersistableRecord {
     -> Self
   {
     var copy = self
-    try copy.insert(db, onConflict: conflictResolution)
+    try copy.insertRecord(db, onConflict: conflictResolution)
     return copy
   }
 
@@ -185,6 +192,11 @@ extension MutablePersistableRecord {
   public mutating func save(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil)
     throws
   {
+    try saveRecord(db, onConflict: conflictResolution)
+  }
+
+  mutating func saveRecord(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws
+  {
     let container = try persistenceContainer()
     let key = try recordKey(db, container)
     if key.isComplete {
@@ -195,7 +207,7 @@ extension MutablePersistableRecord {
         // No row has the key: insert.
       }
     }
-    try insert(db, onConflict: conflictResolution)
+    try insertRecord(db, onConflict: conflictResolution)
   }
 
   /// A copy of the record, saved.
@@ -203,7 +215,7 @@ extension MutablePersistableRecord {
     -> Self
   {
     var copy = self
-    try copy.save(db, onConflict: conflictResolution)
+    try copy.saveRecord(db, onConflict: conflictResolution)
     return copy
   }
 
@@ -288,13 +300,13 @@ extension PersistableRecord {
   public func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws
   {
     var copy = self
-    try copy.insert(db, onConflict: conflictResolution)
+    try copy.insertRecord(db, onConflict: conflictResolution)
   }
 
   /// Saves the record: updates it if a row has its primary key, inserts it otherwise.
   public func save(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
     var copy = self
-    try copy.save(db, onConflict: conflictResolution)
+    try copy.saveRecord(db, onConflict: conflictResolution)
   }
 
   /// Inserts the record and returns the row as stored, decoded as `type`.
@@ -302,7 +314,8 @@ extension PersistableRecord {
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type
   ) throws -> T {
     var copy = self
-    return try copy.insertAndFetch(db, onConflict: conflictResolution, as: type)
+    return try T(
+      row: copy.insertAndFetchRow(db, onConflict: conflictResolution, selection: T.databaseSelection))
   }
 
   /// Saves the record and returns the row as stored, decoded as `type`.
@@ -310,7 +323,8 @@ extension PersistableRecord {
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type
   ) throws -> T {
     var copy = self
-    return try copy.saveAndFetch(db, onConflict: conflictResolution, as: type)
+    return try T(
+      row: copy.saveAndFetchRow(db, onConflict: conflictResolution, selection: T.databaseSelection))
   }
 }
 
@@ -330,6 +344,7 @@ extension PersistableRecord where Self: FetchableRecord {
     throws -> Self
   {
     var copy = self
-    return try copy.saveAndFetch(db, onConflict: conflictResolution)
+    return try Self(
+      row: copy.saveAndFetchRow(db, onConflict: conflictResolution, selection: Self.databaseSelection))
   }
 }

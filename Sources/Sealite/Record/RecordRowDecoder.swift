@@ -33,6 +33,16 @@ struct RecordRowDecoder: Decoder {
         codingPath: codingPath, debugDescription: "a database row is not a single value: \(row)"))
   }
 
+  /// Decodes a record from another row (a scope) or from this row.
+  func decodeNested<T: Decodable>(_ type: T.Type, from row: Row, key: some CodingKey) throws -> T {
+    if let record = T.self as? any FetchableRecord.Type {
+      return try record.init(row: row) as! T
+    }
+    var nested = RecordRowDecoder(row: row, recordType: recordType, columnCache: nil)
+    nested.codingPath = codingPath + [key]
+    return try T(from: nested)
+  }
+
   /// The index of the column a key reads.
   func columnIndex(forKey key: some CodingKey) -> Int? {
     let name = key.stringValue
@@ -61,12 +71,14 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
   }
 
   func contains(_ key: Key) -> Bool {
-    decoder.columnIndex(forKey: key) != nil
+    decoder.columnIndex(forKey: key) != nil || row.scopes[key.stringValue] != nil
+      || row.prefetchedRows[key.stringValue] != nil
   }
 
   func decodeNil(forKey key: Key) throws -> Bool {
-    guard let index = decoder.columnIndex(forKey: key) else { return true }
-    return row.isNull(atUncheckedIndex: index)
+    if let index = decoder.columnIndex(forKey: key) { return row.isNull(atUncheckedIndex: index) }
+    if let scope = row.scopes[key.stringValue] { return scope.isEmptyScope }
+    return row.prefetchedRows[key.stringValue] == nil
   }
 
   private func index(_ key: Key) throws -> Int {
@@ -101,7 +113,26 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try fast(type, key) }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try decodeValue(type, atIndex: index(key), key: key)
+    if let index = decoder.columnIndex(forKey: key) { return try decodeValue(type, atIndex: index, key: key) }
+    if let associated = try decodeAssociated(type, key: key) { return associated }
+    if !(T.self is any DatabaseValueConvertible.Type) {
+      // A record that is not a column nor an association decodes from the same
+      // row: `struct BookInfo: Decodable { var book: Book; var author: Author }`.
+      return try decoder.decodeNested(T.self, from: row, key: key)
+    }
+    return try decodeValue(type, atIndex: index(key), key: key)
+  }
+
+  /// Decodes an included association (scope) or prefetched rows, if the key names one.
+  private func decodeAssociated<T: Decodable>(_ type: T.Type, key: Key) throws -> T? {
+    if let scope = row.scopes[key.stringValue] {
+      return try decoder.decodeNested(T.self, from: scope, key: key)
+    }
+    if let rows = row.prefetchedRows[key.stringValue] {
+      let rowsDecoder = PrefetchedRowsDecoder(rows: rows, parent: decoder, codingPath: codingPath + [key])
+      return try T(from: rowsDecoder)
+    }
+    return nil
   }
 
   // Missing columns and NULL both decode as nil.
@@ -121,10 +152,12 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
   func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try present(type, key) }
 
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-    guard let index = decoder.columnIndex(forKey: key), !row.isNull(atUncheckedIndex: index) else {
-      return nil
+    if let index = decoder.columnIndex(forKey: key) {
+      if row.isNull(atUncheckedIndex: index) { return nil }
+      return try decodeValue(type, atIndex: index, key: key)
     }
-    return try decodeValue(type, atIndex: index, key: key)
+    if let scope = row.scopes[key.stringValue], scope.isEmptyScope { return nil }
+    return try decodeAssociated(type, key: key)
   }
 
   @inline(__always)
@@ -197,4 +230,83 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
   func superDecoder() throws -> any Decoder { decoder }
   func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
+}
+
+extension Row {
+  /// True for the scope of an optional association that matched no row: all
+  /// its values are NULL.
+  var isEmptyScope: Bool {
+    (0..<count).allSatisfy { isNull(atUncheckedIndex: $0) }
+  }
+}
+
+/// Decodes an array (or set) of records from prefetched rows.
+struct PrefetchedRowsDecoder: Decoder {
+  let rows: [Row]
+  let parent: RecordRowDecoder
+  var codingPath: [any CodingKey]
+  var userInfo: [CodingUserInfoKey: Any] { parent.userInfo }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    throw DecodingError.typeMismatch(
+      [String: Any].self,
+      DecodingError.Context(codingPath: codingPath, debugDescription: "prefetched rows decode as an array"))
+  }
+
+  func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    PrefetchedRowsContainer(rows: rows, parent: parent, codingPath: codingPath)
+  }
+
+  func singleValueContainer() throws -> any SingleValueDecodingContainer {
+    throw DecodingError.typeMismatch(
+      Any.self,
+      DecodingError.Context(codingPath: codingPath, debugDescription: "prefetched rows decode as an array"))
+  }
+}
+
+struct PrefetchedRowsContainer: UnkeyedDecodingContainer {
+  let rows: [Row]
+  let parent: RecordRowDecoder
+  var codingPath: [any CodingKey]
+  var currentIndex = 0
+  var count: Int? { rows.count }
+  var isAtEnd: Bool { currentIndex >= rows.count }
+
+  init(rows: [Row], parent: RecordRowDecoder, codingPath: [any CodingKey]) {
+    self.rows = rows
+    self.parent = parent
+    self.codingPath = codingPath
+  }
+
+  mutating func decodeNil() throws -> Bool { false }
+
+  mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    guard !isAtEnd else {
+      throw DecodingError.valueNotFound(
+        T.self, DecodingError.Context(codingPath: codingPath, debugDescription: "no more prefetched rows"))
+    }
+    let row = rows[currentIndex]
+    currentIndex += 1
+    if let record = T.self as? any FetchableRecord.Type {
+      return try record.init(row: row) as! T
+    }
+    return try T(from: RecordRowDecoder(row: row, recordType: parent.recordType, columnCache: nil))
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+    -> KeyedDecodingContainer<NestedKey>
+  {
+    let row = rows[currentIndex]
+    currentIndex += 1
+    return try RecordRowDecoder(row: row, recordType: parent.recordType, columnCache: nil).container(
+      keyedBy: type)
+  }
+
+  mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    throw DecodingError.typeMismatch(
+      [Any].self,
+      DecodingError.Context(codingPath: codingPath, debugDescription: "a prefetched row is not an array"))
+  }
+
+  mutating func superDecoder() throws -> any Decoder { parent }
 }

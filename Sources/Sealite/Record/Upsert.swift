@@ -274,7 +274,8 @@ extension PersistableRecord {
   /// Inserts the record, or updates the row it conflicts with.
   public func upsert(_ db: Database) throws {
     var copy = self
-    try copy.upsert(db)
+    _ = try copy.upsertRow(
+      db, plan: copy.makePlan(conflictTarget: [], strategy: .allColumns, doUpdate: nil), selection: [])
   }
 
   /// Upserts the record and returns the row as stored, decoded as `type`.
@@ -284,8 +285,8 @@ extension PersistableRecord {
     doUpdate assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil
   ) throws -> T {
     var copy = self
-    return try copy.upsertAndFetch(
-      db, as: returnedType, onConflict: conflictTarget, updating: strategy, doUpdate: assignments)
+    let plan = copy.makePlan(conflictTarget: conflictTarget, strategy: strategy, doUpdate: assignments)
+    return try T(row: copy.upsertRow(db, plan: plan, selection: T.databaseSelection))
   }
 }
 
@@ -297,7 +298,7 @@ extension PersistableRecord where Self: FetchableRecord {
     doUpdate assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil
   ) throws -> Self {
     var copy = self
-    return try copy.upsertAndFetch(
-      db, as: Self.self, onConflict: conflictTarget, updating: strategy, doUpdate: assignments)
+    let plan = copy.makePlan(conflictTarget: conflictTarget, strategy: strategy, doUpdate: assignments)
+    return try Self(row: copy.upsertRow(db, plan: plan, selection: Self.databaseSelection))
   }
 }

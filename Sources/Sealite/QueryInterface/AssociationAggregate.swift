@@ -1,0 +1,142 @@
+/// A value computed from the rows of a to-many association, for each origin
+/// row: `Author.books.count`, `Author.books.max(Column("year"))`.
+///
+///     let request = Author.annotated(with: Author.books.count)   // bookCount
+///     let prolific = Author.having(Author.books.count > 10)
+///
+/// Each aggregate is a correlated subquery, so several aggregates never
+/// multiply each other's rows.
+public struct AssociationAggregate<RowDecoder>: SQLSpecificExpressible, SQLSelectable, Sendable {
+  let expression: SQLExpression
+  /// The column name under which `annotated(with:)` selects the value.
+  public let key: String
+
+  public var sqlExpression: SQLExpression { expression }
+  public var sqlSelection: SQLSelection { SQLSelection(impl: .aliased(expression, key)) }
+
+  /// The aggregate, selected under another name.
+  public func forKey(_ key: String) -> AssociationAggregate {
+    AssociationAggregate(expression: expression, key: key)
+  }
+
+  /// The aggregate, selected under another name.
+  public func aliased(_ name: String) -> AssociationAggregate { forKey(name) }
+}
+
+extension AssociationToMany {
+  private var singularKey: String { Inflections.singularize(sqlAssociation.key) }
+
+  private func capitalized(_ name: String) -> String { name.prefix(1).uppercased() + name.dropFirst() }
+
+  private func aggregate(_ key: String, _ build: @escaping @Sendable (SQLTableAlias) -> SQLExpression)
+    -> AssociationAggregate<OriginRowDecoder>
+  {
+    let association = sqlAssociation
+    let expression = SQLExpression(
+      .dependent(
+        nil,
+        { context, origin in try association.correlatedSubquery(context, origin: origin, selection: build) }))
+    return AssociationAggregate(expression: expression, key: key)
+  }
+
+  /// The number of associated rows (`bookCount`).
+  public var count: AssociationAggregate<OriginRowDecoder> {
+    aggregate(singularKey + "Count") { _ in SQLExpression(.countAll) }
+  }
+
+  /// True when there is no associated row (`hasNoBook`).
+  public var isEmpty: AssociationAggregate<OriginRowDecoder> {
+    let count = self.count
+    return AssociationAggregate(
+      expression: SQLExpression(.binary("=", count.expression, SQLExpression(.value(0)))),
+      key: "hasNo" + capitalized(singularKey))
+  }
+
+  private func columnName(_ value: some SQLSpecificExpressible) -> String {
+    capitalized(value.sqlExpression.columnName ?? "value")
+  }
+
+  /// The average of a value over the associated rows (`averageBookPrice`).
+  public func average(_ value: some SQLSpecificExpressible) -> AssociationAggregate<OriginRowDecoder> {
+    let expression = value.sqlExpression
+    return aggregate("average" + capitalized(singularKey) + columnName(value)) { alias in
+      SQLExpression(.function("AVG", [expression.qualified(with: alias)], distinct: false))
+    }
+  }
+
+  /// The sum of a value over the associated rows, NULL for none (`bookPriceSum`).
+  public func sum(_ value: some SQLSpecificExpressible) -> AssociationAggregate<OriginRowDecoder> {
+    let expression = value.sqlExpression
+    return aggregate(singularKey + columnName(value) + "Sum") { alias in
+      SQLExpression(.function("SUM", [expression.qualified(with: alias)], distinct: false))
+    }
+  }
+
+  /// The sum of a value over the associated rows, 0 for none (`bookPriceSum`).
+  public func total(_ value: some SQLSpecificExpressible) -> AssociationAggregate<OriginRowDecoder> {
+    let expression = value.sqlExpression
+    return aggregate(singularKey + columnName(value) + "Sum") { alias in
+      SQLExpression(.function("TOTAL", [expression.qualified(with: alias)], distinct: false))
+    }
+  }
+
+  /// The minimum of a value over the associated rows (`minBookYear`).
+  public func min(_ value: some SQLSpecificExpressible) -> AssociationAggregate<OriginRowDecoder> {
+    let expression = value.sqlExpression
+    return aggregate("min" + capitalized(singularKey) + columnName(value)) { alias in
+      SQLExpression(.function("MIN", [expression.qualified(with: alias)], distinct: false))
+    }
+  }
+
+  /// The maximum of a value over the associated rows (`maxBookYear`).
+  public func max(_ value: some SQLSpecificExpressible) -> AssociationAggregate<OriginRowDecoder> {
+    let expression = value.sqlExpression
+    return aggregate("max" + capitalized(singularKey) + columnName(value)) { alias in
+      SQLExpression(.function("MAX", [expression.qualified(with: alias)], distinct: false))
+    }
+  }
+}
+
+extension SQLAssociation {
+  /// `(SELECT aggregate FROM destination … WHERE <linked to origin>)`.
+  func correlatedSubquery(
+    _ context: SQLGenerationContext, origin: SQLTableAlias,
+    selection: @Sendable (SQLTableAlias) -> SQLExpression
+  ) throws -> String {
+    guard let db = context.db else {
+      throw DatabaseError.misuse("an association aggregate needs a database connection to build its SQL")
+    }
+    var root = steps[steps.count - 1].relation.copiedAlias()
+    var firstAlias = root.alias
+    if steps.count > 1 {
+      var inner: SQLJoin?
+      for index in 0..<(steps.count - 1) {
+        var relation = steps[index].relation.copiedAlias()
+        if index == 0 { firstAlias = relation.alias }
+        relation.selection = []
+        relation.ordering = []
+        if let inner { relation.joins.append(inner) }
+        let next = steps[index + 1]
+        inner = SQLJoin(
+          kind: .inner, relation: relation,
+          condition: { db, parent, child in try next.condition(db, origin: child, destination: parent) },
+          isIncluded: false, key: "", isToMany: false)
+      }
+      if let inner { root.joins.append(inner) }
+    }
+    let first = steps[0]
+    let correlatedAlias = firstAlias
+    root.filters.append(
+      .deferred { db in try first.condition(db, origin: origin, destination: correlatedAlias) })
+    root.selection = [SQLSelection(impl: .expression(selection(root.alias)))]
+    root.ordering = []
+    root.prefetches = []
+    root.joins = root.joins.map { join in
+      var join = join
+      join.isIncluded = false
+      return join
+    }
+    context.qualifiesColumns = true
+    return "(" + (try root.selectSQL(db, context)) + ")"
+  }
+}

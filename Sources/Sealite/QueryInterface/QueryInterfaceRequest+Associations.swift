@@ -1,0 +1,95 @@
+// Joining and including associations in requests.
+
+extension QueryInterfaceRequest {
+  private func adding(_ association: SQLAssociation, kind: SQLJoin.Kind, isIncluded: Bool) -> Self {
+    var request = self
+    request.relation.add(association, kind: kind, isIncluded: isIncluded)
+    return request
+  }
+
+  /// Fetches the associated row too, when present (LEFT JOIN): records decode
+  /// it under the association key, as an optional.
+  public func including<A: Association>(optional association: A) -> Self
+  where A.OriginRowDecoder == RowDecoder {
+    adding(association.sqlAssociation, kind: .left, isIncluded: true)
+  }
+
+  /// Fetches the associated row too, and only origin rows that have one (JOIN).
+  public func including<A: Association>(required association: A) -> Self
+  where A.OriginRowDecoder == RowDecoder {
+    adding(association.sqlAssociation, kind: .inner, isIncluded: true)
+  }
+
+  /// Fetches every associated row too, with a second query: records decode
+  /// them under the association key, as an array.
+  public func including<A: AssociationToMany>(all association: A) -> Self
+  where A.OriginRowDecoder == RowDecoder {
+    var request = self
+    request.relation.addPrefetch(association.sqlAssociation)
+    return request
+  }
+
+  /// Joins the associated table without fetching it (LEFT JOIN), to filter or
+  /// order by its columns.
+  public func joining<A: Association>(optional association: A) -> Self
+  where A.OriginRowDecoder == RowDecoder {
+    adding(association.sqlAssociation, kind: .left, isIncluded: false)
+  }
+
+  /// Joins the associated table without fetching it, keeping only origin rows
+  /// that have an associated row (JOIN).
+  public func joining<A: Association>(required association: A) -> Self
+  where A.OriginRowDecoder == RowDecoder {
+    adding(association.sqlAssociation, kind: .inner, isIncluded: false)
+  }
+
+  /// Lets other parts of the request refer to the request's table through `alias`.
+  public func aliased(_ alias: TableAlias<RowDecoder>) -> Self {
+    var request = self
+    alias.alias.tableName = relation.tableName
+    request.relation.alias = alias.alias
+    return request
+  }
+}
+
+extension TableRecord {
+  /// Fetches the associated row too, when present.
+  public static func including<A: Association>(optional association: A) -> QueryInterfaceRequest<Self>
+  where A.OriginRowDecoder == Self {
+    all().including(optional: association)
+  }
+
+  /// Fetches the associated row too, and only rows that have one.
+  public static func including<A: Association>(required association: A) -> QueryInterfaceRequest<Self>
+  where A.OriginRowDecoder == Self {
+    all().including(required: association)
+  }
+
+  /// Fetches every associated row too.
+  public static func including<A: AssociationToMany>(all association: A) -> QueryInterfaceRequest<Self>
+  where A.OriginRowDecoder == Self {
+    all().including(all: association)
+  }
+
+  /// Joins the associated table without fetching it, when present.
+  public static func joining<A: Association>(optional association: A) -> QueryInterfaceRequest<Self>
+  where A.OriginRowDecoder == Self {
+    all().joining(optional: association)
+  }
+
+  /// Joins the associated table without fetching it, keeping only rows that have one.
+  public static func joining<A: Association>(required association: A) -> QueryInterfaceRequest<Self>
+  where A.OriginRowDecoder == Self {
+    all().joining(required: association)
+  }
+
+  /// All rows, with the table known to the rest of the request as `alias`.
+  public static func aliased(_ alias: TableAlias<Self>) -> QueryInterfaceRequest<Self> {
+    all().aliased(alias)
+  }
+
+  /// Rows that match `predicate` on an association aggregate or any expression.
+  public static func having(_ predicate: some SQLExpressible) -> QueryInterfaceRequest<Self> {
+    all().having(predicate)
+  }
+}
