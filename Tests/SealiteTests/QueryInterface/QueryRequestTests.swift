@@ -212,8 +212,11 @@ struct QueryRequestTests {
     let dbQueue = try makeDatabase()
     try dbQueue.write { (db: Database) throws in
       #expect(try Player.filter(team == "red").updateAll(db, score.set(to: 0)) == 2)
+      // swift-format-ignore: NoAssignmentInExpressions
       #expect(try Player.filter(key: 2).updateAll(db, score += 5) == 1)
+      // swift-format-ignore: NoAssignmentInExpressions
       #expect(try Player.filter(key: 4).updateAll(db, score -= 10, name.set(to: "Di")) == 1)
+      // swift-format-ignore: NoAssignmentInExpressions
       #expect(try Player.filter(key: 5).updateAll(db, score *= 2) == 1)
       #expect(try Player.filter(key: 1).updateAll(db, score.set(to: DatabaseValue.null)) == 1)
       #expect(try Player.order(id).select(score, as: Int?.self).fetchAll(db) == [nil, 205, 0, 40, 400])
@@ -266,6 +269,7 @@ struct QueryRequestTests {
       #expect(try typed.all().filter(id: 3).fetchOne(db)?.name == "Craig")
       #expect(try players.all().filter(key: 1).updateAll(db, score.set(to: 1)) == 1)
       #expect(try players.filter(team == "green").deleteAll(db) == 1)
+      // swift-format-ignore: NoAssignmentInExpressions
       #expect(try players.updateAll(db, score += 1) == 4)
       #expect(try players.deleteAll(db) == 4)
     }

@@ -55,7 +55,6 @@ private struct HTTPRequest: TableRecord {}
 private struct URL2Thing: TableRecord {}
 private struct Book: TableRecord {}
 private struct ISBN: TableRecord {}
-private struct playerScore: TableRecord {}
 private enum Namespace {
   struct Team: TableRecord {}
 }
@@ -135,7 +134,6 @@ struct RecordFetchingTests {
     #expect(URL2Thing.databaseTableName == "urL2Thing" || URL2Thing.databaseTableName == "url2Thing")
     #expect(Book.databaseTableName == "book")
     #expect(ISBN.databaseTableName == "isbn")
-    #expect(playerScore.databaseTableName == "playerScore")
     #expect(Namespace.Team.databaseTableName == "team")
     #expect(Membership.databaseTableName == "membership")
   }
