@@ -26,7 +26,7 @@ private func makeDatabase() throws -> DatabaseQueue {
 }
 
 @Suite("Query interface: interpolations, Table keys, literal requests")
-struct PendingQueryInterfaceTests {
+struct QueryInterfaceExtrasTests {
   @Test("\\(Player.self) in an SQL literal is the record's quoted table name")
   func tableRecordInterpolation() throws {
     let dbQueue = try makeDatabase()
