@@ -28,10 +28,11 @@ print()
 
 // MARK: An encrypted database
 
-struct Player {
+struct Player: Codable, FetchableRecord, MutablePersistableRecord {
   var id: Int64?
   var name: String
   var score: Int
+  mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sealite-demo-\(getpid())")
@@ -44,24 +45,28 @@ var config = Configuration()
 config.key = DatabaseKey.randomRaw()
 let dbPool = try DatabasePool(path: path, configuration: config)
 
+var migrator = DatabaseMigrator()
+migrator.registerMigration("v1") { db in
+  try db.create(table: "player") { t in
+    t.autoIncrementedPrimaryKey("id")
+    t.column("name", .text).notNull()
+    t.column("score", .integer).notNull()
+  }
+}
+try migrator.migrate(dbPool)
+
 let players = [
-  Player(name: "Arthur Dent", score: 42), Player(name: "Ford Prefect", score: 1000),
-  Player(name: "Trillian Astra", score: 250),
+  Player(id: nil, name: "Arthur Dent", score: 42), Player(id: nil, name: "Ford Prefect", score: 1000),
+  Player(id: nil, name: "Trillian Astra", score: 250),
 ]
 try dbPool.write { db in
-  try db.execute(
-    sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL)")
-  for player in players {
-    try db.execute(
-      sql: "INSERT INTO player (name, score) VALUES (:name, :score)",
-      arguments: ["name": player.name, "score": player.score])
+  for var player in players {
+    try player.insert(db)
   }
 }
 
 let fetched = try dbPool.read { db in
-  try Row.fetchAll(db, sql: "SELECT * FROM player ORDER BY score DESC").map { row in
-    Player(id: row["id"], name: row["name"], score: row["score"])
-  }
+  try Player.order(Column("score").desc).fetchAll(db)
 }
 print("Players read back from the encrypted pool:")
 for player in fetched {
@@ -69,10 +74,9 @@ for player in fetched {
     "  #\(player.id ?? 0) \(player.name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(player.score)")
 }
 let best = try dbPool.read { db in
-  try String.fetchOne(
-    db, sql: "SELECT name FROM player WHERE score > ? ORDER BY score DESC", arguments: [100])
+  try Player.filter(Column("score") > 100).order(Column("score").desc).fetchOne(db)
 }
-print("Best player: \(best ?? "none")")
+print("Best player: \(best?.name ?? "none")")
 print()
 
 // MARK: Nothing readable on disk
