@@ -87,6 +87,7 @@ public final class Database {
     let access = DatabaseAccess()
     let previous = currentAccess
     currentAccess = access
+    if previous == nil { schemaCache.isValidated = false }
     defer {
       access.isValid = false
       currentAccess = previous
@@ -117,7 +118,9 @@ public final class Database {
     _ = try requireAccess(sql: statement.sql)
   }
 
-  func didExecute(_ statement: Statement) {}
+  func didExecute(_ statement: Statement) {
+    if statement.mayChangeSchema { schemaCache.isValidated = false }
+  }
 
   // MARK: - Statements
 
@@ -268,6 +271,9 @@ public final class Database {
 final class SchemaCacheStorage {
   var schemaVersion: Int32?
   var entries: [String: Any] = [:]
+  /// False at the start of each access and after a schema statement: the
+  /// cache must then be checked against the schema version before use.
+  var isValidated = false
 }
 
 /// The lifetime of one database access closure: cursors keep it and refuse to

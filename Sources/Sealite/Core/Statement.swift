@@ -22,6 +22,9 @@ public final class Statement {
   let layout: RowLayout
   /// The arguments last bound.
   public private(set) var arguments = StatementArguments()
+  /// True for CREATE, ALTER, DROP and other statements that may change the
+  /// schema (anything that writes and is not INSERT, UPDATE, DELETE or SELECT).
+  let mayChangeSchema: Bool
 
   init(database: Database, sql: String, sqliteStatement: SQLiteStatement) {
     self.database = database
@@ -33,6 +36,12 @@ public final class Statement {
       let name = String(cString: cName)
       guard let first = name.first, first != "?" else { return nil }
       return String(name.dropFirst())
+    }
+    if sqlite3_stmt_readonly(sqliteStatement) != 0 {
+      mayChangeSchema = false
+    } else {
+      let keyword = sql.drop { !$0.isLetter }.prefix { $0.isLetter }.uppercased()
+      mayChangeSchema = !["INSERT", "UPDATE", "DELETE", "REPLACE", "WITH", "SELECT"].contains(keyword)
     }
     let columnCount = Int(sqlite3_column_count(sqliteStatement))
     layout = RowLayout(

@@ -106,24 +106,7 @@ extension SQLAssociation {
     guard let db = context.db else {
       throw DatabaseError.misuse("an association aggregate needs a database connection to build its SQL")
     }
-    var root = steps[steps.count - 1].relation.copiedAlias()
-    var firstAlias = root.alias
-    if steps.count > 1 {
-      var inner: SQLJoin?
-      for index in 0..<(steps.count - 1) {
-        var relation = steps[index].relation.copiedAlias()
-        if index == 0 { firstAlias = relation.alias }
-        relation.selection = []
-        relation.ordering = []
-        if let inner { relation.joins.append(inner) }
-        let next = steps[index + 1]
-        inner = SQLJoin(
-          kind: .inner, relation: relation,
-          condition: { db, parent, child in try next.condition(db, origin: child, destination: parent) },
-          isIncluded: false, key: "", isToMany: false)
-      }
-      if let inner { root.joins.append(inner) }
-    }
+    var (root, firstAlias) = reversedRelation()
     let first = steps[0]
     let correlatedAlias = firstAlias
     root.filters.append(

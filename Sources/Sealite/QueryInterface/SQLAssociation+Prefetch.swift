@@ -11,6 +11,32 @@ extension SQLRelation {
 }
 
 extension SQLAssociation {
+  /// The association seen from its destination: the destination table is the
+  /// root, and intermediate tables are joined back toward the origin, ending
+  /// with the first step's table, whose alias is returned. Prefetches and
+  /// aggregates link that table to origin rows.
+  func reversedRelation() -> (root: SQLRelation, firstAlias: SQLTableAlias) {
+    var root = steps[steps.count - 1].relation.copiedAlias()
+    var firstAlias = root.alias
+    if steps.count > 1 {
+      var inner: SQLJoin?
+      for index in 0..<(steps.count - 1) {
+        var relation = steps[index].relation.copiedAlias()
+        if index == 0 { firstAlias = relation.alias }
+        relation.selection = []
+        relation.ordering = []
+        if let inner { relation.joins.append(inner) }
+        let next = steps[index + 1]
+        inner = SQLJoin(
+          kind: .inner, relation: relation,
+          condition: { db, parent, child in try next.condition(db, origin: child, destination: parent) },
+          isIncluded: false, key: "", isToMany: false)
+      }
+      if let inner { root.joins.append(inner) }
+    }
+    return (root, firstAlias)
+  }
+
   /// Parameters per query: below SQLite's historical limit of 999 variables.
   static let prefetchChunkSize = 500
 
@@ -58,26 +84,7 @@ extension SQLAssociation {
   private func fetchChunk(_ db: Database, keys: [[DatabaseValue]], keyColumns: [String]) throws
     -> [([DatabaseValue], Row)]
   {
-    // The destination is the root of the query; intermediate tables are joined
-    // back toward the origin, ending with the first step's table.
-    var root = steps[steps.count - 1].relation.copiedAlias()
-    var firstAlias = root.alias
-    if steps.count > 1 {
-      var inner: SQLJoin?
-      for index in 0..<(steps.count - 1) {
-        var relation = steps[index].relation.copiedAlias()
-        if index == 0 { firstAlias = relation.alias }
-        relation.selection = []
-        relation.ordering = []
-        if let inner { relation.joins.append(inner) }
-        let next = steps[index + 1]
-        inner = SQLJoin(
-          kind: .inner, relation: relation,
-          condition: { db, parent, child in try next.condition(db, origin: child, destination: parent) },
-          isIncluded: false, key: "", isToMany: false)
-      }
-      if let inner { root.joins.append(inner) }
-    }
+    var (root, firstAlias) = reversedRelation()
     // The key columns come right after the destination's own columns, and are
     // removed from the fetched rows.
     let keyNames = keyColumns.indices.map { "sealite_prefetch_key_\($0)" }

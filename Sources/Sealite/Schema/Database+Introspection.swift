@@ -194,15 +194,21 @@ extension Database {
   /// The cache is emptied whenever the schema version changed since it was
   /// filled, whoever changed it: this connection or another one.
   private func cached<T>(_ kind: String, _ table: String, compute: () throws -> T) throws -> T {
-    let version = try schemaVersion()
-    // A temporary table shadows a main one: its schema counts too.
-    let tempVersion = try Int32.fetchOne(self, sql: "PRAGMA temp.schema_version") ?? 0
-    if schemaCache.schemaVersion != version
-      || schemaCache.entries[Self.tempVersionKey] as? Int32 != tempVersion
-    {
-      schemaCache.entries.removeAll()
-      schemaCache.schemaVersion = version
-      schemaCache.entries[Self.tempVersionKey] = tempVersion
+    // The versions are read once per database access, and again after this
+    // connection ran a schema statement: not on every lookup, which would
+    // cost two statements per record insert.
+    if !schemaCache.isValidated {
+      let version = try schemaVersion()
+      // A temporary table shadows a main one: its schema counts too.
+      let tempVersion = try Int32.fetchOne(self, sql: "PRAGMA temp.schema_version") ?? 0
+      if schemaCache.schemaVersion != version
+        || schemaCache.entries[Self.tempVersionKey] as? Int32 != tempVersion
+      {
+        schemaCache.entries.removeAll()
+        schemaCache.schemaVersion = version
+        schemaCache.entries[Self.tempVersionKey] = tempVersion
+      }
+      schemaCache.isValidated = true
     }
     let key = "\(kind):\(table.lowercased())"
     if let value = schemaCache.entries[key] as? T { return value }

@@ -3,36 +3,40 @@ import Testing
 
 @testable import Sealite
 
-/// The `sqlcipher` shell whose SQLCipher version is the linked one, or nil.
-/// Only the primary leg has such a shell: the legacy leg links a private
-/// SQLCipher 3.4.1 while the machine's shell is 4.x, and a 4.x shell would
-/// prove nothing about 3.4.1 (``SQLCipherShellAvailabilityTests`` checks that
-/// this is the only case where the shell is missing).
+/// The SQLCipher version a shell runs with, asked through `PRAGMA cipher_version`
+/// (SQLCipher 3's `-version` prints only the SQLite version).
+private func shellSQLCipherVersion(_ shell: String) -> String? {
+  guard let output = try? runProcess(shell, [":memory:"], input: "PRAGMA cipher_version;\n").stdout else {
+    return nil
+  }
+  return output.split(separator: " ").first.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+}
+
+/// The `sqlcipher` shell whose SQLCipher version is the linked one, or nil. The
+/// Makefile gives each leg the shell of its own SQLCipher (the legacy leg's
+/// comes from the same Debian release as its library).
 private let matchingShell: String? = {
   guard let shell = TestEnvironment.sqlcipherShell,
     let linked = SQLiteFeatures.linked.sqlcipherVersionNumber,
-    let version = try? runProcess(shell, ["-version"]).stdout,
-    version.contains("SQLCipher \(linked)")
+    shellSQLCipherVersion(shell) == linked
   else { return nil }
   return shell
 }()
 
 @Suite("The sqlcipher shell is there to test against")
 struct SQLCipherShellAvailabilityTests {
-  @Test("every leg but the legacy one has an sqlcipher shell of the linked version")
-  func shellPresentOutsideLegacyLeg() throws {
-    if TestEnvironment.isLegacy {
-      #expect(TestEnvironment.sqlcipherShell == nil)
-    } else {
-      let shell = try #require(TestEnvironment.sqlcipherShell, "no sqlcipher shell on the primary leg")
-      let version = try runProcess(shell, ["-version"]).stdout
-      #expect(matchingShell != nil, "shell \(version) does not match the linked SQLCipher")
-    }
+  @Test("every leg has an sqlcipher shell of the linked version")
+  func shellOfTheLinkedVersion() throws {
+    let shell = try #require(TestEnvironment.sqlcipherShell, "no sqlcipher shell for this leg")
+    #expect(
+      matchingShell != nil,
+      "shell runs SQLCipher \(shellSQLCipherVersion(shell) ?? "?"), linked is \(SQLiteFeatures.linked.sqlcipherVersionNumber ?? "?")"
+    )
   }
 }
 
-// On the legacy leg there is no shell of the linked version: these tests are
-// disabled there, and only there (see SQLCipherShellAvailabilityTests).
+// The interop tests need a shell of the linked version; the availability test
+// above fails when there is none, so this condition never hides a missing shell.
 @Suite("Interop with the real sqlcipher shell", .enabled(if: matchingShell != nil))
 struct SQLCipherShellInteropTests {
   static let passphrase = "shell interop passphrase"

@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+
+@testable import Sealite
+
+private struct Player: Codable, FetchableRecord, MutablePersistableRecord, Hashable {
+  var id: Int64
+  var name: String
+  var nickname: String?
+  var score: Int?
+  var team: String
+}
+
+private func makeDatabase() throws -> DatabaseQueue {
+  let dbQueue = try DatabaseQueue()
+  try dbQueue.write { db in
+    try db.execute(
+      sql: """
+        CREATE TABLE player (
+          id INTEGER PRIMARY KEY, name TEXT NOT NULL, nickname TEXT, score INTEGER, team TEXT NOT NULL);
+        INSERT INTO player VALUES (1, 'Arthur', 'Art', 100, 'red');
+        INSERT INTO player VALUES (2, 'barbara', NULL, 200, 'blue');
+        INSERT INTO player VALUES (3, 'Craig', 'Cr', NULL, 'red');
+        INSERT INTO player VALUES (4, 'Diana', NULL, -50, 'blue');
+        INSERT INTO player VALUES (5, 'Éric', 'E', 200, 'green');
+        """)
+  }
+  return dbQueue
+}
+
+/// The ids of the players that match a predicate, in id order.
+private func ids(_ db: Database, _ predicate: some SQLExpressible) throws -> [Int64] {
+  try Player.filter(predicate).order(Column("id")).select(Column("id"), as: Int64.self).fetchAll(db)
+}
+
+private let name = Column("name")
+private let nickname = Column("nickname")
+private let score = Column("score")
+private let team = Column("team")
+private let id = Column("id")
+
+@Suite("Query interface expressions")
+struct QueryExpressionTests {
+  @Test("Comparison operators: == != < <= > >=")
+  func comparisons() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      #expect(try ids(db, score == 200) == [2, 5])
+      #expect(try ids(db, score != 200) == [1, 4])
+      #expect(try ids(db, score < 100) == [4])
+      #expect(try ids(db, score <= 100) == [1, 4])
+      #expect(try ids(db, score > 100) == [2, 5])
+      #expect(try ids(db, score >= 100) == [1, 2, 5])
+      #expect(try ids(db, 100 < score) == [2, 5])
+      #expect(try ids(db, score == Column("id") * 100) == [1, 2])
+    }
+  }
+
+  @Test("== nil and != nil are IS NULL and IS NOT NULL; === is IS")
+  func nullComparisons() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      #expect(try ids(db, score == nil) == [3])
+      #expect(try ids(db, score != nil) == [1, 2, 4, 5])
+      #expect(try ids(db, nickname == nil) == [2, 4])
+      let none: String? = nil
+      #expect(try ids(db, nickname === none) == [2, 4])
+      #expect(try ids(db, nickname === "Art") == [1])
+      #expect(try ids(db, nickname !== "Art") == [2, 3, 4, 5])
+    }
+  }
+
+  @Test("Logical operators && || !")
+  func logic() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      #expect(try ids(db, team == "red" && score > 0) == [1])
+      #expect(try ids(db, team == "green" || score < 0) == [4, 5])
+      #expect(try ids(db, !(team == "red")) == [2, 4, 5])
+      #expect(try ids(db, !(team == "red" || team == "blue") && score != nil) == [5])
+    }
+  }
+
+  @Test("Arithmetic + - * / and unary minus")
+  func arithmetic() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      let values = try Player.filter(id == 1).select(
+        score + 1, score - 1, score * 2, score / 3, -score, id + score * 2
+      ).asRequest(of: Row.self).fetchOne(db)
+      let row = try #require(values)
+      #expect(row[0] == 101)
+      #expect(row[1] == 99)
+      #expect(row[2] == 200)
+      #expect(row[3] == 33)
+      #expect(row[4] == -100)
+      #expect(row[5] == 201)
+      #expect(try ids(db, -score > 0) == [4])
+    }
+  }
+
+  @Test("like, collection contains, range contains and between")
+  func membership() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      #expect(try ids(db, name.like("%a%")) == [1, 2, 3, 4])
+      #expect(try ids(db, name.like("B%")) == [2])
+      #expect(try ids(db, [1, 3, 5].contains(id)) == [1, 3, 5])
+      #expect(try ids(db, ["red", "green"].contains(team)) == [1, 3, 5])
+      #expect(try ids(db, [Int]().contains(id)) == [])
+      #expect(try ids(db, (100...200).contains(score)) == [1, 2, 5])
+      #expect(try ids(db, (100..<200).contains(score)) == [1])
+      #expect(try ids(db, score.between(-100, and: 100)) == [1, 4])
+    }
+  }
+
+  @Test("?? is COALESCE")
+  func coalesce() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      let names = try Player.order(id).select(nickname ?? name, as: String.self).fetchAll(db)
+      #expect(names == ["Art", "barbara", "Cr", "Diana", "E"])
+      let scores = try Player.order(id).select(score ?? 0, as: Int.self).fetchAll(db)
+      #expect(scores == [100, 200, 0, -50, 200])
+    }
+  }
+
+  @Test("length, abs, lowercased, uppercased, cast")
+  func functions() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      #expect(try Player.filter(id == 4).select(abs(score), as: Int.self).fetchOne(db) == 50)
+      #expect(try Player.filter(id == 1).select(length(name), as: Int.self).fetchOne(db) == 6)
+      #expect(try Player.filter(id == 1).select(name.uppercased, as: String.self).fetchOne(db) == "ARTHUR")
+      #expect(try Player.filter(id == 1).select(name.lowercased, as: String.self).fetchOne(db) == "arthur")
+      #expect(try ids(db, name.lowercased == "barbara") == [2])
+      let text = try Player.filter(id == 1).select(cast(score, as: .text), as: String.self).fetchOne(db)
+      #expect(text == "100")
+      let typeName = try Player.filter(id == 1).select(
+        SQLExpression(literal: "typeof(\(cast(score, as: .real)))"), as: String.self
+      ).fetchOne(db)
+      #expect(typeName == "real")
+    }
+  }
+
+  @Test("collating changes comparisons and orderings")
+  func collating() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      #expect(try ids(db, name == "BARBARA") == [])
+      #expect(try ids(db, name.collating(.nocase) == "BARBARA") == [2])
+      let binary = try Player.filter(id <= 4).order(name).select(name, as: String.self).fetchAll(db)
+      #expect(binary == ["Arthur", "Craig", "Diana", "barbara"])
+      let nocase = try Player.filter(id <= 4).order(name.collating(.nocase)).select(name, as: String.self)
+        .fetchAll(db)
+      #expect(nocase == ["Arthur", "barbara", "Craig", "Diana"])
+    }
+  }
+
+  @Test("forKey and aliased name a selected expression")
+  func forKeyAndAliased() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      let row = try #require(
+        try Player.filter(id == 1).select((score * 2).forKey("double"), name.aliased("who")).asRequest(
+          of: Row.self
+        ).fetchOne(db))
+      #expect(row.columnNames == ["double", "who"])
+      #expect(row["double"] == 200)
+      #expect(row["who"] == "Arthur")
+    }
+  }
+
+  @Test("Aggregates: count, count(distinct:), sum, total, average, min, max")
+  func aggregates() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      let row = try #require(
+        try Player.select(
+          count(score), count(distinct: score), sum(score), total(score), average(score), min(score),
+          max(score)
+        ).asRequest(of: Row.self).fetchOne(db))
+      #expect(row[0] == 4)
+      #expect(row[1] == 3)
+      #expect(row[2] == 450)
+      #expect(row[3] == 450.0)
+      #expect(row[4] == 112.5)
+      #expect(row[5] == -50)
+      #expect(row[6] == 200)
+      let empty = try #require(
+        try Player.filter(id > 100).select(sum(score), total(score), count(score)).asRequest(of: Row.self)
+          .fetchOne(db))
+      #expect(empty[0] == nil)
+      #expect(empty[1] == 0.0)
+      #expect(empty[2] == 0)
+    }
+  }
+
+  @Test("Expressions bind their values as arguments: the SQL has placeholders, not values")
+  func valuesAreBound() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      var statements: [String] = []
+      db.trace { event in
+        if case .statement(let statement) = event { statements.append(statement.sql) }
+      }
+      _ = try Player.filter(name == "Arthur' OR 1=1 --" && score > 12345).fetchAll(db)
+      db.trace(nil)
+      let select = try #require(statements.first { $0.hasPrefix("SELECT") && $0.contains("player") })
+      #expect(!select.contains("Arthur"))
+      #expect(!select.contains("12345"))
+      #expect(select.contains("?"))
+    }
+  }
+}

@@ -1,0 +1,428 @@
+import Foundation
+import Testing
+
+@testable import Sealite
+
+// MARK: - Record types of this file
+
+/// A record with an auto-incremented id, which it takes on insertion.
+private struct Player: Codable, FetchableRecord, MutablePersistableRecord, Identifiable, Equatable {
+  var id: Int64?
+  var name: String
+  var score: Int
+
+  mutating func didInsert(_ inserted: InsertionSuccess) {
+    id = inserted.rowID
+  }
+}
+
+/// A record that encodes itself by hand (no Codable).
+private struct ManualPlayer: FetchableRecord, MutablePersistableRecord, Equatable {
+  static let databaseTableName = "player"
+  var id: Int64?
+  var name: String
+  var score: Int
+
+  init(id: Int64?, name: String, score: Int) {
+    self.id = id
+    self.name = name
+    self.score = score
+  }
+
+  init(row: Row) throws {
+    id = row["id"]
+    name = row["name"]
+    score = row["score"]
+  }
+
+  func encode(to container: inout PersistenceContainer) throws {
+    container["id"] = id
+    container["name"] = name
+    container["score"] = score
+  }
+
+  mutating func didInsert(_ inserted: InsertionSuccess) {
+    id = inserted.rowID
+  }
+}
+
+/// A record that only writes some columns: the others keep their defaults.
+private struct Article: Codable, FetchableRecord, MutablePersistableRecord, Equatable {
+  var id: Int64?
+  var title: String
+  var status: String?
+  var createdAt: String?
+  var slug: String?
+
+  enum CodingKeys: String, CodingKey { case id, title }
+
+  init(id: Int64? = nil, title: String) {
+    self.id = id
+    self.title = title
+  }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: FullKeys.self)
+    id = try container.decode(Int64?.self, forKey: .id)
+    title = try container.decode(String.self, forKey: .title)
+    status = try container.decodeIfPresent(String.self, forKey: .status)
+    createdAt = try container.decodeIfPresent(String.self, forKey: .createdAt)
+    slug = try container.decodeIfPresent(String.self, forKey: .slug)
+  }
+
+  enum FullKeys: String, CodingKey { case id, title, status, createdAt, slug }
+
+  mutating func didInsert(_ inserted: InsertionSuccess) {
+    id = inserted.rowID
+  }
+}
+
+/// A full view of an article row, to read what insertAndFetch(as:) returns.
+private struct ArticleRow: Decodable, FetchableRecord, TableRecord, Equatable {
+  static let databaseTableName = "article"
+  var id: Int64
+  var title: String
+  var status: String
+  var slug: String?
+}
+
+/// Records every persistence callback it receives.
+private final class CallbackLog {
+  var events: [String] = []
+}
+
+/// A record that logs its persistence callbacks (the log is not a column).
+private struct Tracked: Encodable, MutablePersistableRecord {
+  static let databaseTableName = "player"
+  var id: Int64?
+  var name: String
+  var score: Int
+  let log: CallbackLog
+  enum CodingKeys: String, CodingKey { case id, name, score }
+
+  mutating func willInsert(_ db: Database) throws { log.events.append("willInsert") }
+  mutating func didInsert(_ inserted: InsertionSuccess) {
+    id = inserted.rowID
+    log.events.append("didInsert \(inserted.rowID)")
+  }
+  func willUpdate(_ db: Database, columns: Set<String>) throws {
+    log.events.append("willUpdate \(columns.sorted().joined(separator: ","))")
+  }
+  func didUpdate(_ updated: PersistenceSuccess) { log.events.append("didUpdate") }
+  mutating func willSave(_ db: Database) throws { log.events.append("willSave") }
+  func didSave(_ saved: PersistenceSuccess) { log.events.append("didSave") }
+  func willDelete(_ db: Database) throws { log.events.append("willDelete") }
+  func didDelete(deleted: Bool) { log.events.append("didDelete \(deleted)") }
+}
+
+/// The SQL of the statements a connection runs, for assertions on what ran.
+private final class StatementLog {
+  var statements: [String] = []
+  /// Statements that change data (not the schema lookups the library makes).
+  var writes: [String] {
+    statements.filter {
+      let head = $0.trimmingCharacters(in: .whitespaces).uppercased()
+      return head.hasPrefix("INSERT") || head.hasPrefix("UPDATE") || head.hasPrefix("DELETE")
+        || head.hasPrefix("REPLACE")
+    }
+  }
+}
+
+private func startLogging(_ db: Database) -> StatementLog {
+  let log = StatementLog()
+  db.trace { event in
+    if case .statement(let statement) = event { log.statements.append(statement.sql) }
+  }
+  return log
+}
+
+private func makeDatabase() throws -> DatabaseQueue {
+  let dbQueue = try DatabaseQueue()
+  try dbQueue.write { (db: Database) throws in
+    try db.execute(
+      sql: """
+        CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL);
+        CREATE TABLE article (
+          id INTEGER PRIMARY KEY,
+          title TEXT NOT NULL,
+          status TEXT NOT NULL DEFAULT 'draft',
+          createdAt TEXT NOT NULL DEFAULT 'now',
+          slug TEXT);
+        CREATE TRIGGER article_slug AFTER INSERT ON article BEGIN
+          UPDATE article SET slug = lower(replace(NEW.title, ' ', '-')) WHERE id = NEW.id;
+        END;
+        CREATE TRIGGER article_slug_update AFTER UPDATE OF title ON article BEGIN
+          UPDATE article SET slug = lower(replace(NEW.title, ' ', '-')) || '-v2' WHERE id = NEW.id;
+        END;
+        """)
+  }
+  return dbQueue
+}
+
+@Suite("Record persistence")
+struct RecordPersistenceTests {
+  @Test("insert gives didInsert the new rowid of an auto-incremented id")
+  func insertDidInsert() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.write { (db: Database) throws in
+      try db.execute(sql: "INSERT INTO player (id, name, score) VALUES (41, 'Existing', 0)")
+      var player = Player(id: nil, name: "Arthur", score: 10)
+      try player.insert(db)
+      #expect(player.id == 42)
+      #expect(db.lastInsertedRowID == 42)
+      var manual = ManualPlayer(id: nil, name: "Barbara", score: 20)
+      try manual.insert(db)
+      #expect(manual.id == 43)
+      #expect(try Player.fetchOne(db, id: 43) == Player(id: 43, name: "Barbara", score: 20))
+      let copy = try Player(id: nil, name: "Craig", score: 30).inserted(db)
+      #expect(copy.id == 44)
+    }
+  }
+
+  @Test("insert with an explicit id stores that id")
+  func insertExplicitId() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.write { (db: Database) throws in
+      var player = Player(id: 7, name: "Arthur", score: 10)
+      try player.insert(db)
+      #expect(player.id == 7)
+      #expect(try Player.find(db, id: 7).name == "Arthur")
+    }
+  }
+
+  @Test("A duplicate insert fails with a constraint error and stores nothing")
+  func insertDuplicate() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.write { (db: Database) throws in
+      var player = Player(id: 1, name: "Arthur", score: 10)
+      try player.insert(db)
+      var duplicate = Player(id: 1, name: "Other", score: 0)
+      do {
+        try duplicate.insert(db)
+        Issue.record("duplicate insert should fail")
+      } catch let error as DatabaseError {
+        #expect(error.resultCode == .SQLITE_CONSTRAINT)
+      }
+      #expect(try Player.find(db, id: 1).name == "Arthur")
+    }
+  }
+
+  @Test("update writes every column of the record, found by its primary key")
+  func updateAllColumns() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.write { (db: Database) throws in
+      var player = Player(id: nil, name: "Arthur", score: 10)
+      try player.insert(db)
+      player.name = "Arthur II"
+      player.score = 11
+      try player.update(db)
+      #expect(try Player.find(db, id: player.id!) == player)
+    }
+  }
+
+  @Test("update(columns:) writes only the named columns")
+  func updateColumns() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.write { (db: Database) throws in
+      var player = Player(id: nil, name: "Arthur", score: 10)
+      try player.insert(db)
+      player.name = "Changed"
+      player.score = 99
+      try player.update(db, columns: ["score"])
+      #expect(try Player.find(db, id: player.id!) == Player(id: player.id, name: "Arthur", score: 99))
+      player.score = 0
+      try player.update(db, columns: [Column("name")])
+      #expect(try Player.find(db, id: player.id!) == Player(id: player.id, name: "Changed", score: 99))
+    }
+  }
+
+  @Test("update of a record whose row does not exist throws recordNotFound")
+  func updateMissing() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.write { (db: Database) throws in
+      let player = Player(id: 5, name: "Ghost", score: 0)
+      #expect(throws: RecordError.recordNotFound(databaseTableName: "player", key: ["id": 5.databaseValue])) {
+        try player.update(db)
+      }
+      let unsaved = Player(id: nil, name: "Nobody", score: 0)
+      #expect(throws: RecordError.self) { try unsaved.update(db) }
+      #expect(try Player.fetchCount(db) == 0)
+    }
+  }
+
+  @Test("updateChanges runs no statement at all when nothing changed")
+  func updateChangesNoStatement() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.write { (db: Database) throws in
+      var player = Player(id: nil, name: "Arthur", score: 10)
+      try player.insert(db)
+      let log = startLogging(db)
+      let changed = try player.updateChanges(db) { $0.score = 10 }
+      #expect(!changed)
+      let same = player
+      #expect(try !player.updateChanges(db, from: same))
+      db.trace(nil)
+      #expect(log.statements.isEmpty, "statements ran: \(log.statements)")
+    }
+  }
+
+  @Test("updateChanges writes only the changed columns and reports that it did")
+  func updateChangesOnlyChanged() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.write { (db: Database) throws in
+      var player = Player(id: nil, name: "Arthur", score: 10)
+      try player.insert(db)
+      // Another writer changes the name behind the record's back.
+      try db.execute(sql: "UPDATE player SET name = 'Renamed' WHERE id = ?", arguments: [player.id])
+      let log = startLogging(db)
+      let changed = try player.updateChanges(db) { $0.score = 20 }
+      db.trace(nil)
+      #expect(changed)
+      #expect(player.score == 20)
+      #expect(log.writes.count == 1)
+      #expect(log.writes.first?.contains("score") == true)
+      #expect(log.writes.first?.contains("name") == false)
+      #expect(try Player.find(db, id: player.id!) == Player(id: player.id, name: "Renamed", score: 20))
+      let old = player
+      player.name = "Final"
+      #expect(try player.updateChanges(db, from: old))
+      #expect(try Player.find(db, id: player.id!).name == "Final")
+    }
+  }
+
+  @Test("save inserts a record without a row, and updates a record with one")
+  func save() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.write { (db: Database) throws in
+      var player = Player(id: nil, name: "Arthur", score: 10)
+      try player.save(db)
+      #expect(player.id != nil)
+      player.score = 20
+      try player.save(db)
+      #expect(try Player.fetchCount(db) == 1)
+      #expect(try Player.find(db, id: player.id!).score == 20)
+      // An id that no row has: save inserts.
+      var other = Player(id: 99, name: "Barbara", score: 1)
+      try other.save(db)
+      #expect(try Player.find(db, id: 99).name == "Barbara")
+      let saved = try Player(id: nil, name: "Craig", score: 2).saved(db)
+      #expect(saved.id != nil)
+      #expect(try Player.fetchCount(db) == 3)
+    }
+  }
+
+  @Test("delete removes the record's row and tells whether there was one; exists follows")
+  func deleteAndExists() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.write { (db: Database) throws in
+      var player = Player(id: nil, name: "Arthur", score: 10)
+      #expect(try !player.exists(db))
+      try player.insert(db)
+      #expect(try player.exists(db))
+      #expect(try player.delete(db))
+      #expect(try !player.exists(db))
+      #expect(try !player.delete(db))
+      #expect(try Player.fetchCount(db) == 0)
+    }
+  }
+
+  @Test("insertAndFetch returns the row as stored: database defaults and trigger-modified values")
+  func insertAndFetch() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.write { (db: Database) throws in
+      var article = Article(title: "Hello World")
+      let stored = try article.insertAndFetch(db)
+      #expect(stored.id == article.id)
+      #expect(article.id != nil)
+      #expect(stored.status == "draft")
+      #expect(stored.createdAt == "now")
+      #expect(stored.slug == "hello-world")
+      var second = Article(title: "Second Post")
+      let row = try second.insertAndFetch(db, as: ArticleRow.self)
+      #expect(row == ArticleRow(id: second.id!, title: "Second Post", status: "draft", slug: "second-post"))
+    }
+  }
+
+  @Test("updateAndFetch returns the row as stored, with trigger-modified values")
+  func updateAndFetch() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.write { (db: Database) throws in
+      var article = Article(title: "Hello World")
+      try article.insert(db)
+      try db.execute(sql: "UPDATE article SET status = 'published'")
+      article.title = "New Title"
+      let stored = try article.updateAndFetch(db)
+      #expect(stored.title == "New Title")
+      #expect(stored.status == "published")
+      #expect(stored.slug == "new-title-v2")
+      let row = try article.updateAndFetch(db, as: ArticleRow.self)
+      #expect(row.slug == "new-title-v2")
+      let ghost = Article(id: 999, title: "Ghost")
+      #expect(throws: RecordError.self) { try ghost.updateAndFetch(db) }
+    }
+  }
+
+  @Test("saveAndFetch inserts or updates, and returns the row as stored")
+  func saveAndFetch() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.write { (db: Database) throws in
+      var article = Article(title: "First Draft")
+      let inserted = try article.saveAndFetch(db)
+      #expect(inserted.slug == "first-draft")
+      #expect(article.id == inserted.id)
+      article.title = "Second Draft"
+      let updated = try article.saveAndFetch(db)
+      #expect(updated.id == inserted.id)
+      #expect(updated.slug == "second-draft-v2")
+      #expect(try Article.fetchCount(db) == 1)
+      var fresh = Article(id: 50, title: "Fresh One")
+      let row = try fresh.saveAndFetch(db, as: ArticleRow.self)
+      #expect(row == ArticleRow(id: 50, title: "Fresh One", status: "draft", slug: "fresh-one"))
+    }
+  }
+
+  @Test("…AndFetch methods run in the caller's transaction: a rollback undoes them")
+  func andFetchInsideTransaction() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.inDatabase { (db: Database) throws in
+      try db.inTransaction {
+        var article = Article(title: "Temporary")
+        _ = try article.insertAndFetch(db)
+        #expect(try Article.fetchCount(db) == 1)
+        return .rollback
+      }
+      #expect(try Article.fetchCount(db) == 0)
+    }
+  }
+
+  @Test("Persistence callbacks run in GRDB's order")
+  func callbacks() throws {
+    let dbQueue = try makeDatabase()
+    let log = CallbackLog()
+    try dbQueue.write { (db: Database) throws in
+      var record = Tracked(id: nil, name: "Arthur", score: 1, log: log)
+      try record.insert(db)
+      #expect(log.events == ["willSave", "willInsert", "didInsert \(record.id!)", "didSave"])
+      log.events = []
+      try record.update(db)
+      #expect(log.events == ["willSave", "willUpdate id,name,score", "didUpdate", "didSave"])
+      log.events = []
+      try record.delete(db)
+      #expect(log.events == ["willDelete", "didDelete true"])
+    }
+  }
+
+  @Test("Encoded values that do not fit SQLite fail before anything is written")
+  func unrepresentableValue() throws {
+    struct Big: Encodable, MutablePersistableRecord {
+      static let databaseTableName = "big"
+      var value: UInt64
+    }
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { (db: Database) throws in
+      try db.execute(sql: "CREATE TABLE big (value INTEGER)")
+      #expect(throws: (any Error).self) { try Big(value: UInt64.max).inserted(db) }
+      #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM big") == 0)
+    }
+  }
+}
