@@ -94,7 +94,7 @@ public struct SQL: Sendable {
 
   /// The SQL text and its arguments.
   public func build(_ db: Database) throws -> (sql: String, arguments: StatementArguments) {
-    let context = SQLGenerationContext()
+    let context = SQLGenerationContext(db: db)
     let text = try sql(context)
     return (text, context.arguments ?? StatementArguments())
   }

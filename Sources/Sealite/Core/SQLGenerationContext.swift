@@ -18,6 +18,14 @@ final class SQLGenerationContext {
     arguments = StatementArguments()
   }
 
+  /// A context for a subquery: its own table names and qualification, the
+  /// same connection. Its arguments are appended to the parent's afterwards.
+  static func nested(in parent: SQLGenerationContext) -> SQLGenerationContext {
+    let context = SQLGenerationContext(db: parent.db)
+    if parent.arguments == nil { context.arguments = nil }
+    return context
+  }
+
   /// A context that inlines values as literals.
   static func inliningValues() -> SQLGenerationContext {
     let context = SQLGenerationContext()

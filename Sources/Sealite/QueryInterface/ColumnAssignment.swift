@@ -19,10 +19,6 @@ extension ColumnExpression {
     ColumnAssignment(columnName: name, value: value?.sqlExpression ?? DatabaseValue.null.sqlExpression)
   }
 
-  /// `column = NULL`.
-  public func set(to value: Void?) -> ColumnAssignment {
-    ColumnAssignment(columnName: name, value: DatabaseValue.null.sqlExpression)
-  }
 }
 
 extension ColumnExpression {

@@ -26,4 +26,19 @@ extension Database {
   func recordColumnCount(_ tableName: String) throws -> Int {
     try columns(in: tableName).count
   }
+
+  /// True if triggers are attached to the table: RETURNING then reports values
+  /// from before AFTER triggers ran, so `…AndFetch` methods read the row again.
+  func tableHasTriggers(_ tableName: String) throws -> Bool {
+    let sql = """
+      SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE)
+        OR EXISTS (SELECT 1 FROM sqlite_temp_master WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE)
+      """
+    return try Bool.fetchOne(self, sql: sql, arguments: [tableName, tableName]) ?? false
+  }
+
+  /// Whether `…AndFetch` methods can trust RETURNING for this table.
+  func canUseReturning(forTable tableName: String) throws -> Bool {
+    try SQLiteFeatures.linked.supports(.returning) && !tableHasTriggers(tableName)
+  }
 }

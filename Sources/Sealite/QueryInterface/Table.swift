@@ -79,3 +79,140 @@ extension Table where RowDecoder == Row {
     self.tableName = tableName
   }
 }
+
+extension Table {
+  /// The row whose single-column primary key (or rowid) is `key`.
+  public func filter(key: some DatabaseValueConvertible) -> QueryInterfaceRequest<RowDecoder> {
+    all().filter(key: key)
+  }
+
+  /// The rows whose single-column primary keys (or rowids) are in `keys`.
+  public func filter<Keys: Sequence>(keys: Keys) -> QueryInterfaceRequest<RowDecoder>
+  where Keys.Element: DatabaseValueConvertible {
+    all().filter(keys: keys)
+  }
+
+  /// The row whose columns have the given values.
+  public func filter(key: [String: (any DatabaseValueConvertible)?]) -> QueryInterfaceRequest<RowDecoder> {
+    all().filter(key: key)
+  }
+
+  /// The rows whose columns have one of the given sets of values.
+  public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> QueryInterfaceRequest<RowDecoder> {
+    all().filter(keys: keys)
+  }
+
+  /// True if a row has the primary key `key`.
+  public func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
+    try !filter(key: key).isEmpty(db)
+  }
+
+  /// True if a row has the given key values.
+  public func exists(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool {
+    try !filter(key: key).isEmpty(db)
+  }
+
+  /// Deletes the row with primary key `key`; returns whether one was deleted.
+  @discardableResult
+  public func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
+    try filter(key: key).deleteAll(db) > 0
+  }
+
+  /// Deletes the row with the given key values; returns whether one was deleted.
+  @discardableResult
+  public func deleteOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool {
+    try filter(key: key).deleteAll(db) > 0
+  }
+
+  /// Deletes the rows with the given primary keys; returns how many.
+  @discardableResult
+  public func deleteAll<Keys: Sequence>(_ db: Database, keys: Keys) throws -> Int
+  where Keys.Element: DatabaseValueConvertible {
+    try filter(keys: keys).deleteAll(db)
+  }
+
+  /// Orders rows by raw SQL.
+  public func order(sql: String, arguments: StatementArguments = StatementArguments())
+    -> QueryInterfaceRequest<RowDecoder>
+  {
+    all().order(sql: sql, arguments: arguments)
+  }
+
+  /// Orders rows by an SQL literal.
+  public func order(literal: SQL) -> QueryInterfaceRequest<RowDecoder> { all().order(literal: literal) }
+
+  /// Selects raw SQL.
+  public func select(sql: String, arguments: StatementArguments = StatementArguments())
+    -> QueryInterfaceRequest<RowDecoder>
+  {
+    all().select(sql: sql, arguments: arguments)
+  }
+
+  /// Selects an SQL literal.
+  public func select(literal: SQL) -> QueryInterfaceRequest<RowDecoder> { all().select(literal: literal) }
+
+  /// Selects an SQL literal, fetched as `type`.
+  public func select<T>(literal: SQL, as type: T.Type) -> QueryInterfaceRequest<T> {
+    all().select(literal: literal, as: type)
+  }
+}
+
+extension Table where RowDecoder == Row {
+  /// A cursor over every row.
+  public func fetchCursor(_ db: Database) throws -> RowCursor { try all().fetchCursor(db) }
+  /// Every row.
+  public func fetchAll(_ db: Database) throws -> [Row] { try all().fetchAll(db) }
+  /// The first row.
+  public func fetchOne(_ db: Database) throws -> Row? { try all().fetchOne(db) }
+  /// The distinct rows.
+  public func fetchSet(_ db: Database) throws -> Set<Row> { try all().fetchSet(db) }
+  /// The row with the single-column primary key `key`.
+  public func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Row? {
+    try filter(key: key).fetchOne(db)
+  }
+  /// The row with the given key values.
+  public func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Row? {
+    try filter(key: key).fetchOne(db)
+  }
+  /// The rows with the given primary keys.
+  public func fetchAll<Keys: Sequence>(_ db: Database, keys: Keys) throws -> [Row]
+  where Keys.Element: DatabaseValueConvertible {
+    try filter(keys: keys).fetchAll(db)
+  }
+}
+
+extension Table where RowDecoder: FetchableRecord {
+  /// A cursor over every record.
+  public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> { try all().fetchCursor(db) }
+  /// Every record.
+  public func fetchAll(_ db: Database) throws -> [RowDecoder] { try all().fetchAll(db) }
+  /// The first record.
+  public func fetchOne(_ db: Database) throws -> RowDecoder? { try all().fetchOne(db) }
+  /// The record with the single-column primary key `key`.
+  public func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> RowDecoder? {
+    try filter(key: key).fetchOne(db)
+  }
+  /// The record with the given key values.
+  public func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> RowDecoder? {
+    try filter(key: key).fetchOne(db)
+  }
+  /// The records with the given primary keys.
+  public func fetchAll<Keys: Sequence>(_ db: Database, keys: Keys) throws -> [RowDecoder]
+  where Keys.Element: DatabaseValueConvertible {
+    try filter(keys: keys).fetchAll(db)
+  }
+}
+
+extension Table where RowDecoder: FetchableRecord & Hashable {
+  /// The distinct records.
+  public func fetchSet(_ db: Database) throws -> Set<RowDecoder> { try all().fetchSet(db) }
+}
+
+extension Table where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
+  /// The row whose primary key is `id`.
+  public func filter(id: RowDecoder.ID) -> QueryInterfaceRequest<RowDecoder> { all().filter(key: id) }
+  /// The rows whose primary keys are in `ids`.
+  public func filter(ids: some Collection<RowDecoder.ID>) -> QueryInterfaceRequest<RowDecoder> {
+    all().filter(keys: ids)
+  }
+}

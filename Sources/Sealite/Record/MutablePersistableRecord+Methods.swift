@@ -55,7 +55,7 @@ extension MutablePersistableRecord {
       try willSave(db)
       try willInsert(db)
       let container = try persistenceContainer()
-      let useReturning = SQLiteFeatures.linked.supports(.returning)
+      let useReturning = try db.canUseReturning(forTable: Self.databaseTableName)
       let (success, returned) = try performInsert(
         db, container: container, onConflict: conflictResolution,
         returning: useReturning ? selection.map(\.sqlSelection) : nil)
@@ -142,7 +142,7 @@ extension MutablePersistableRecord {
       try copy.willSave(db)
       let container = try persistenceContainer()
       try willUpdate(db, columns: Set(container.columns))
-      if SQLiteFeatures.linked.supports(.returning) {
+      if try db.canUseReturning(forTable: Self.databaseTableName) {
         row = try performUpdate(
           db, container: container, columns: nil, onConflict: conflictResolution,
           returning: selection.map(\.sqlSelection))
@@ -336,7 +336,8 @@ extension PersistableRecord where Self: FetchableRecord {
     throws -> Self
   {
     var copy = self
-    return try copy.insertAndFetch(db, onConflict: conflictResolution)
+    return try Self(
+      row: copy.insertAndFetchRow(db, onConflict: conflictResolution, selection: Self.databaseSelection))
   }
 
   /// Saves the record and returns it as stored.

@@ -76,6 +76,17 @@ extension TableRecord {
     all().select(sql: sql, arguments: arguments, as: type)
   }
 
+  /// An SQL literal selection.
+  public static func select(literal: SQL) -> QueryInterfaceRequest<Self> { all().select(literal: literal) }
+
+  /// An SQL literal selection, fetched as `type`.
+  public static func select<T>(literal: SQL, as type: T.Type) -> QueryInterfaceRequest<T> {
+    all().select(literal: literal, as: type)
+  }
+
+  /// Rows ordered by an SQL literal.
+  public static func order(literal: SQL) -> QueryInterfaceRequest<Self> { all().order(literal: literal) }
+
   /// All columns plus the given ones.
   public static func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> {
     all().annotated(with: selection)

@@ -79,6 +79,12 @@ extension MutablePersistableRecord {
       let container = try persistenceContainer()
       if SQLiteFeatures.linked.supports(.returning) {
         result = try nativeUpsert(db, container: container, plan: plan, selection: selection)
+        if let (success, _) = result, try db.tableHasTriggers(Self.databaseTableName) {
+          // RETURNING misses what AFTER triggers wrote: read the row again.
+          let row = try Self.refetch(
+            db, success: success, selection: selection.isEmpty ? [AllColumns()] : selection)
+          if let row { result = (success, row) }
+        }
       } else {
         result = try emulatedUpsert(db, container: container, plan: plan, selection: selection)
       }
