@@ -181,6 +181,22 @@ struct AssociationTypesTests {
       infos.map { $0.books.map(\.id) } == [[2, 1], [3], [6, 4, 5], []])
   }
 
+  @Test("including(all:) prefetches for the fetched origin rows only: limits, fetchOne and fetchCount")
+  func prefetchWithLimits() throws {
+    let dbQueue = try Library.makeDatabase()
+    let request = Author.including(all: Author.books.order(Column("id"))).order(Column("id"))
+      .asRequest(of: AuthorWithBooks.self)
+    try dbQueue.read { db in
+      let page = try request.limit(2, offset: 1).fetchAll(db)
+      #expect(page.map(\.author.id) == [2, 3])
+      #expect(page.map { $0.books.map(\.id) } == [[3], [4, 5, 6]])
+      let first = try request.fetchOne(db)
+      #expect(first?.author == Library.hugo)
+      #expect(first?.books.map(\.id) == [1, 2])
+      #expect(try request.fetchCount(db) == 4)
+    }
+  }
+
   @Test("including(all:) decodes into a Set as well as an Array")
   func hasManyIntoSet() throws {
     struct AuthorWithBookSet: Decodable, FetchableRecord {
