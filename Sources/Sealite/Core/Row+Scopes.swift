@@ -24,6 +24,42 @@ extension Row {
   /// The rows of included to-one associations.
   public var scopes: ScopesView { ScopesView(row: self) }
 
+  /// The rows of included to-one associations at any depth, found breadth
+  /// first: `row.scopesTree["country"]` finds a country included through an author.
+  public struct ScopesTreeView: Sendable {
+    let row: Row
+
+    /// Every scope name in the tree, breadth first.
+    public var names: [String] {
+      var result: [String] = []
+      var queue = [row]
+      while !queue.isEmpty {
+        let current = queue.removeFirst()
+        for (name, scope) in current.extras?.scopes ?? [] {
+          result.append(name)
+          queue.append(scope)
+        }
+      }
+      return result
+    }
+
+    /// The nearest scope with this name, or nil.
+    public subscript(_ name: String) -> Row? {
+      var queue = [row]
+      while !queue.isEmpty {
+        let current = queue.removeFirst()
+        for (scopeName, scope) in current.extras?.scopes ?? [] {
+          if scopeName == name { return scope }
+          queue.append(scope)
+        }
+      }
+      return nil
+    }
+  }
+
+  /// The rows of included to-one associations at any depth.
+  public var scopesTree: ScopesTreeView { ScopesTreeView(row: self) }
+
   /// The rows of to-many associations included with `including(all:)`.
   public struct PrefetchedRowsView: Sendable {
     let row: Row

@@ -200,6 +200,39 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     }
   }
 
+  /// The same expression with the columns of one alias moved to another.
+  func replacingAlias(_ old: SQLTableAlias, with new: SQLTableAlias) -> SQLExpression {
+    func sub(_ expression: SQLExpression) -> SQLExpression { expression.replacingAlias(old, with: new) }
+    switch impl {
+    case .value, .literal, .countAll, .exists, .subquery:
+      return self
+    case .dependent(let alias, let render):
+      return alias === old ? SQLExpression(.dependent(new, render)) : self
+    case .column(let name, let alias):
+      return alias === old ? SQLExpression(.column(name, alias: new)) : self
+    case .prefix(let op, let expression):
+      return SQLExpression(.prefix(op, sub(expression)))
+    case .postfix(let expression, let op):
+      return SQLExpression(.postfix(sub(expression), op))
+    case .binary(let op, let lhs, let rhs):
+      return SQLExpression(.binary(op, sub(lhs), sub(rhs)))
+    case .associative(let op, let expressions, let empty):
+      return SQLExpression(.associative(op, expressions.map(sub), empty: empty))
+    case .function(let name, let arguments, let distinct):
+      return SQLExpression(.function(name, arguments.map(sub), distinct: distinct))
+    case .inList(let expression, let list, let negated):
+      return SQLExpression(.inList(sub(expression), list.map(sub), negated: negated))
+    case .inSubquery(let expression, let subquery, let negated):
+      return SQLExpression(.inSubquery(sub(expression), subquery, negated: negated))
+    case .between(let expression, let low, let high, let negated):
+      return SQLExpression(.between(sub(expression), sub(low), sub(high), negated: negated))
+    case .collate(let expression, let collation):
+      return SQLExpression(.collate(sub(expression), collation))
+    case .cast(let expression, let type):
+      return SQLExpression(.cast(sub(expression), type))
+    }
+  }
+
   /// The column name, if the expression is a bare column.
   var columnName: String? {
     if case .column(let name, _) = impl { return name }

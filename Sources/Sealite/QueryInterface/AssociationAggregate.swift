@@ -24,11 +24,13 @@ public struct AssociationAggregate<RowDecoder>: SQLSpecificExpressible, SQLSelec
 }
 
 extension AssociationToMany {
-  private var singularKey: String { Inflections.singularize(sqlAssociation.key) }
+  private var singularKey: String { sqlAssociation.key.aggregateBase }
 
   private func capitalized(_ name: String) -> String { name.prefix(1).uppercased() + name.dropFirst() }
 
-  private func aggregate(_ key: String, _ build: @escaping @Sendable (SQLTableAlias) -> SQLExpression)
+  private func aggregate(
+    _ key: String, _ build: @escaping @Sendable (Database, SQLTableAlias) throws -> SQLExpression
+  )
     -> AssociationAggregate<OriginRowDecoder>
   {
     let association = sqlAssociation
@@ -41,7 +43,19 @@ extension AssociationToMany {
 
   /// The number of associated rows (`bookCount`).
   public var count: AssociationAggregate<OriginRowDecoder> {
-    aggregate(singularKey + "Count") { _ in SQLExpression(.countAll) }
+    let association = sqlAssociation
+    return aggregate(singularKey + "Count") { db, alias in
+      // Through several tables, one destination row can be reached by several
+      // paths: count it once, by rowid or single-column primary key.
+      guard association.steps.count > 1 else { return SQLExpression(.countAll) }
+      let table = association.destination.tableName
+      let primaryKey = try db.recordPrimaryKey(table)
+      let keyColumn =
+        primaryKey.isWithoutRowID ? (primaryKey.columns.count == 1 ? primaryKey.columns[0] : nil) : "rowid"
+      guard let keyColumn else { return SQLExpression(.countAll) }
+      return SQLExpression(
+        .function("COUNT", [SQLExpression(.column(keyColumn, alias: alias))], distinct: true))
+    }
   }
 
   /// True when there is no associated row (`hasNoBook`).
@@ -59,7 +73,7 @@ extension AssociationToMany {
   /// The average of a value over the associated rows (`averageBookPrice`).
   public func average(_ value: some SQLSpecificExpressible) -> AssociationAggregate<OriginRowDecoder> {
     let expression = value.sqlExpression
-    return aggregate("average" + capitalized(singularKey) + columnName(value)) { alias in
+    return aggregate("average" + capitalized(singularKey) + columnName(value)) { _, alias in
       SQLExpression(.function("AVG", [expression.qualified(with: alias)], distinct: false))
     }
   }
@@ -67,7 +81,7 @@ extension AssociationToMany {
   /// The sum of a value over the associated rows, NULL for none (`bookPriceSum`).
   public func sum(_ value: some SQLSpecificExpressible) -> AssociationAggregate<OriginRowDecoder> {
     let expression = value.sqlExpression
-    return aggregate(singularKey + columnName(value) + "Sum") { alias in
+    return aggregate(singularKey + columnName(value) + "Sum") { _, alias in
       SQLExpression(.function("SUM", [expression.qualified(with: alias)], distinct: false))
     }
   }
@@ -75,7 +89,7 @@ extension AssociationToMany {
   /// The sum of a value over the associated rows, 0 for none (`bookPriceSum`).
   public func total(_ value: some SQLSpecificExpressible) -> AssociationAggregate<OriginRowDecoder> {
     let expression = value.sqlExpression
-    return aggregate(singularKey + columnName(value) + "Sum") { alias in
+    return aggregate(singularKey + columnName(value) + "Sum") { _, alias in
       SQLExpression(.function("TOTAL", [expression.qualified(with: alias)], distinct: false))
     }
   }
@@ -83,7 +97,7 @@ extension AssociationToMany {
   /// The minimum of a value over the associated rows (`minBookYear`).
   public func min(_ value: some SQLSpecificExpressible) -> AssociationAggregate<OriginRowDecoder> {
     let expression = value.sqlExpression
-    return aggregate("min" + capitalized(singularKey) + columnName(value)) { alias in
+    return aggregate("min" + capitalized(singularKey) + columnName(value)) { _, alias in
       SQLExpression(.function("MIN", [expression.qualified(with: alias)], distinct: false))
     }
   }
@@ -91,7 +105,7 @@ extension AssociationToMany {
   /// The maximum of a value over the associated rows (`maxBookYear`).
   public func max(_ value: some SQLSpecificExpressible) -> AssociationAggregate<OriginRowDecoder> {
     let expression = value.sqlExpression
-    return aggregate("max" + capitalized(singularKey) + columnName(value)) { alias in
+    return aggregate("max" + capitalized(singularKey) + columnName(value)) { _, alias in
       SQLExpression(.function("MAX", [expression.qualified(with: alias)], distinct: false))
     }
   }
@@ -101,7 +115,7 @@ extension SQLAssociation {
   /// `(SELECT aggregate FROM destination … WHERE <linked to origin>)`.
   func correlatedSubquery(
     _ context: SQLGenerationContext, origin: SQLTableAlias,
-    selection: @Sendable (SQLTableAlias) -> SQLExpression
+    selection: @Sendable (Database, SQLTableAlias) throws -> SQLExpression
   ) throws -> String {
     guard let db = context.db else {
       throw DatabaseError.misuse("an association aggregate needs a database connection to build its SQL")
@@ -111,7 +125,7 @@ extension SQLAssociation {
     let correlatedAlias = firstAlias
     root.filters.append(
       .deferred { db in try first.condition(db, origin: origin, destination: correlatedAlias) })
-    root.selection = [SQLSelection(impl: .expression(selection(root.alias)))]
+    root.selection = [SQLSelection(impl: .expression(try selection(db, root.alias)))]
     root.ordering = []
     root.prefetches = []
     root.joins = root.joins.map { join in

@@ -43,6 +43,24 @@ extension QueryInterfaceRequest {
     adding(association.sqlAssociation, kind: .inner, isIncluded: false)
   }
 
+  /// Adds the selected columns of the associated row to the fetched rows, and
+  /// keeps only origin rows that have an associated row:
+  /// `Book.annotated(withRequired: Book.author.select(Column("name").forKey("authorName")))`.
+  public func annotated<A: AssociationToOne>(withRequired association: A) -> Self
+  where A.OriginRowDecoder == RowDecoder {
+    var request = self
+    request.relation.add(association.sqlAssociation, kind: .inner, isIncluded: false, isAnnotation: true)
+    return request
+  }
+
+  /// Adds the selected columns of the associated row, NULL when there is none.
+  public func annotated<A: AssociationToOne>(withOptional association: A) -> Self
+  where A.OriginRowDecoder == RowDecoder {
+    var request = self
+    request.relation.add(association.sqlAssociation, kind: .left, isIncluded: false, isAnnotation: true)
+    return request
+  }
+
   /// Lets other parts of the request refer to the request's table through `alias`.
   public func aliased(_ alias: TableAlias<RowDecoder>) -> Self {
     var request = self
@@ -81,6 +99,22 @@ extension TableRecord {
   public static func joining<A: Association>(required association: A) -> QueryInterfaceRequest<Self>
   where A.OriginRowDecoder == Self {
     all().joining(required: association)
+  }
+
+  /// Rows annotated with the selected columns of a required associated row.
+  public static func annotated<A: AssociationToOne>(withRequired association: A) -> QueryInterfaceRequest<
+    Self
+  >
+  where A.OriginRowDecoder == Self {
+    all().annotated(withRequired: association)
+  }
+
+  /// Rows annotated with the selected columns of an optional associated row.
+  public static func annotated<A: AssociationToOne>(withOptional association: A) -> QueryInterfaceRequest<
+    Self
+  >
+  where A.OriginRowDecoder == Self {
+    all().annotated(withOptional: association)
   }
 
   /// All rows, with the table known to the rest of the request as `alias`.

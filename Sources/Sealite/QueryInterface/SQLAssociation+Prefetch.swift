@@ -55,7 +55,8 @@ extension SQLAssociation {
       for column in originColumns {
         guard let index = row.index(forColumn: column) else {
           throw DatabaseError.misuse(
-            "including(all: \(self.key)) needs column \(column) of \(first.originTable) in the selection")
+            "including(all: \(self.key.plural)) needs column \(column) of \(first.originTable) in the selection"
+          )
         }
         key.append(row.databaseValue(atUncheckedIndex: index))
       }
@@ -76,7 +77,7 @@ extension SQLAssociation {
       let key = originColumns.map { column in
         row.index(forColumn: column).map { row.databaseValue(atUncheckedIndex: $0) } ?? .null
       }
-      row.attachPrefetchedRows(self.key, groups[key] ?? [])
+      row.attachPrefetchedRows(self.key.plural, groups[key] ?? [])
     }
   }
 

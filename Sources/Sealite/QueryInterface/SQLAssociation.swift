@@ -48,7 +48,7 @@ public struct SQLAssociation: Sendable {
 
   var steps: [Step]
   /// The name of the association in fetched rows and decoded records.
-  var key: String
+  var key: AssociationKey
 
   var isToMany: Bool { steps.contains { $0.isToMany } }
 
@@ -61,7 +61,7 @@ public struct SQLAssociation: Sendable {
 
   /// The association as a join of its origin: intermediate tables joined,
   /// the destination included (selected) or only joined.
-  func join(kind: SQLJoin.Kind, isIncluded: Bool) -> SQLJoin {
+  func join(kind: SQLJoin.Kind, isIncluded: Bool, isAnnotation: Bool = false) -> SQLJoin {
     var join: SQLJoin?
     for (index, step) in steps.enumerated().reversed() {
       var relation = step.relation
@@ -75,9 +75,42 @@ public struct SQLAssociation: Sendable {
       join = SQLJoin(
         kind: kind, relation: relation,
         condition: { db, parent, child in try step.condition(db, origin: parent, destination: child) },
-        isIncluded: isDestination && isIncluded, key: key, isToMany: isToMany)
+        isIncluded: isDestination && isIncluded, key: key.singular, isToMany: isToMany,
+        isAnnotation: isDestination && isAnnotation)
     }
     return join!
+  }
+}
+
+/// The name of an association in rows and records. A default key follows the
+/// destination table name, in the singular where one row is fetched (scopes,
+/// `belongsTo`, `hasOne`) and in the plural where many are (`including(all:)`):
+/// `book` / `books`, `person` / `people`. A key given with `key:` or `forKey(_:)`
+/// is used as is.
+enum AssociationKey: Sendable {
+  case inflected(String)
+  case fixed(String)
+
+  var singular: String {
+    switch self {
+    case .inflected(let name): return Inflections.singularize(name)
+    case .fixed(let name): return name
+    }
+  }
+
+  var plural: String {
+    switch self {
+    case .inflected(let name): return Inflections.pluralize(Inflections.singularize(name))
+    case .fixed(let name): return name
+    }
+  }
+
+  /// The base of aggregate names (`bookCount`): singular, also for given keys.
+  var aggregateBase: String {
+    switch self {
+    case .inflected: return singular
+    case .fixed(let name): return Inflections.singularize(name)
+    }
   }
 }
 
@@ -178,10 +211,36 @@ extension Association {
     mapDestination { $0.selection += selection.map(\.sqlSelection) }
   }
 
+  /// Keeps the associated row whose single-column primary key is `key`.
+  public func filter(key: some DatabaseValueConvertible) -> Self {
+    let filters = QueryInterfaceRequest<Void>(relation: sqlAssociation.destination).filter(key: key).relation
+      .filters
+    return mapDestination { $0.filters = filters }
+  }
+
+  /// Keeps the associated rows whose single-column primary keys are in `keys`.
+  public func filter<Keys: Sequence>(keys: Keys) -> Self where Keys.Element: DatabaseValueConvertible {
+    let filters = QueryInterfaceRequest<Void>(relation: sqlAssociation.destination).filter(keys: keys)
+      .relation.filters
+    return mapDestination { $0.filters = filters }
+  }
+
+  /// Keeps the associated row with the given key values.
+  public func filter(key: [String: (any DatabaseValueConvertible)?]) -> Self {
+    let filters = QueryInterfaceRequest<Void>(relation: sqlAssociation.destination).filter(key: key).relation
+      .filters
+    return mapDestination { $0.filters = filters }
+  }
+
+  /// Removes duplicate associated rows (in `including(all:)`).
+  public func distinct() -> Self {
+    mapDestination { $0.isDistinct = true }
+  }
+
   /// The same association under another name in fetched rows and records.
   public func forKey(_ key: String) -> Self {
     var association = self
-    association.sqlAssociation.key = key
+    association.sqlAssociation.key = .fixed(key)
     return association
   }
 
@@ -229,14 +288,36 @@ extension Association {
   }
 }
 
+extension Association where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
+  /// Keeps the associated row whose primary key is `id`.
+  public func filter(id: RowDecoder.ID) -> Self { filter(key: id) }
+
+  /// Keeps the associated rows whose primary keys are in `ids`.
+  public func filter(ids: some Collection<RowDecoder.ID>) -> Self { filter(keys: ids) }
+}
+
 extension SQLRelation {
   /// Adds an association as a join.
-  mutating func add(_ association: SQLAssociation, kind: SQLJoin.Kind, isIncluded: Bool) {
+  mutating func add(
+    _ association: SQLAssociation, kind: SQLJoin.Kind, isIncluded: Bool, isAnnotation: Bool = false
+  ) {
     var association = association
     // Each use of an association joins its own copy of the tables.
     for index in association.steps.indices where !association.steps[index].relation.alias.isUserAlias {
       association.steps[index].relation = association.steps[index].relation.copiedAlias()
     }
-    joins.append(association.join(kind: kind, isIncluded: isIncluded))
+    let join = association.join(kind: kind, isIncluded: isIncluded, isAnnotation: isAnnotation)
+    // The same association twice under one key is refined, not duplicated
+    // (GRDB's rule): required wins over optional, including over joining, and
+    // both filters apply.
+    if !isAnnotation,
+      let index = joins.firstIndex(where: {
+        !$0.isAnnotation && $0.key == join.key && $0.relation.tableName == join.relation.tableName
+      })
+    {
+      joins[index].merge(join)
+    } else {
+      joins.append(join)
+    }
   }
 }

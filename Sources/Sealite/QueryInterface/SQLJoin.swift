@@ -15,6 +15,9 @@ struct SQLJoin: Sendable {
   /// The scope name of the included columns in fetched rows.
   var key: String
   var isToMany: Bool
+  /// Whether the joined columns are selected into the origin's own row
+  /// (`annotated(withRequired:)`), rather than into a scope.
+  var isAnnotation = false
 
   /// True if this join or a nested one selects columns.
   var includesColumns: Bool { isIncluded || relation.joins.contains { $0.includesColumns } }
@@ -22,11 +25,27 @@ struct SQLJoin: Sendable {
   /// The selected columns of this join and of its nested joins, in order.
   func renderSelections(_ context: SQLGenerationContext) throws -> [String] {
     var selections: [String] = []
-    if isIncluded {
+    if isIncluded && !isAnnotation {
       selections += try relation.selection.map { try $0.qualified(with: relation.alias).sql(context) }
     }
     for join in relation.joins { selections += try join.renderSelections(context) }
     return selections
+  }
+
+  /// The columns this join (and its nested joins) add to the origin's row.
+  func renderAnnotationSelections(_ context: SQLGenerationContext) throws -> [String] {
+    var selections: [String] = []
+    if isAnnotation {
+      selections += try relation.selection.map { try $0.qualified(with: relation.alias).sql(context) }
+    }
+    for join in relation.joins { selections += try join.renderAnnotationSelections(context) }
+    return selections
+  }
+
+  /// The number of columns this join adds to the origin's row.
+  func annotationWidth(_ db: Database) throws -> Int {
+    try (isAnnotation ? relation.selectionWidth(db) : 0)
+      + relation.joins.reduce(0) { try $0 + $1.annotationWidth(db) }
   }
 
   /// ` JOIN table alias ON …` for this join and its nested joins.
@@ -69,7 +88,7 @@ extension SQLJoin {
   /// The scopes this join adds to its parent's row, from column `offset` on;
   /// advances `offset` past the join's columns.
   func scopes(_ db: Database, offset: inout Int) throws -> [(key: String, layout: RowScopeLayout)] {
-    if isIncluded {
+    if isIncluded && !isAnnotation {
       let start = offset
       let width = try relation.selectionWidth(db)
       offset += width
@@ -92,5 +111,44 @@ extension SQLJoin {
     guard relation.hasPrefetches else { return }
     let targets = isIncluded ? rows.compactMap { $0.scopes[key] } : rows
     try relation.prefetch(db, into: targets)
+  }
+}
+
+extension SQLJoin {
+  /// Refines this join with another use of the same association.
+  mutating func merge(_ other: SQLJoin) {
+    if other.kind == .inner { kind = .inner }
+    if other.isIncluded {
+      isIncluded = true
+      relation.selection = other.relation.selection
+    }
+    relation.filters += other.relation.filters
+    if !other.relation.ordering.isEmpty { relation.ordering = other.relation.ordering }
+    relation.havingFilters += other.relation.havingFilters
+    relation.prefetches += other.relation.prefetches
+    for nested in other.relation.joins {
+      if let index = relation.joins.firstIndex(where: {
+        $0.key == nested.key && $0.relation.tableName == nested.relation.tableName
+      }) {
+        relation.joins[index].merge(nested)
+      } else {
+        relation.joins.append(nested)
+      }
+    }
+    // Filters of the merged join name its own alias: they now apply to this one.
+    let otherAlias = other.relation.alias
+    let thisAlias = relation.alias
+    relation.filters = relation.filters.map { $0.replacingAlias(otherAlias, with: thisAlias) }
+  }
+}
+
+extension SQLFilter {
+  /// The filter with columns of one table alias moved to another.
+  func replacingAlias(_ old: SQLTableAlias, with new: SQLTableAlias) -> SQLFilter {
+    switch self {
+    case .expression(let expression): return .expression(expression.replacingAlias(old, with: new))
+    case .deferred(let build):
+      return .deferred { db in try build(db).replacingAlias(old, with: new) }
+    }
   }
 }

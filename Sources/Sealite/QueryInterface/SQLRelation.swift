@@ -101,10 +101,12 @@ struct SQLRelation: Sendable {
   /// How fetched rows split into base row and scopes; nil without includes.
   func scopeLayout(_ db: Database) throws -> RowScopeLayout? {
     guard joins.contains(where: { $0.includesColumns }) else { return nil }
-    var offset = try selectionWidth(db)
+    // The origin's row: its selection, then the columns of annotating joins.
+    let baseWidth = try selectionWidth(db) + joins.reduce(0) { try $0 + $1.annotationWidth(db) }
+    var offset = baseWidth
     var scopes: [(key: String, layout: RowScopeLayout)] = []
     for join in joins { scopes += try join.scopes(db, offset: &offset) }
-    return RowScopeLayout(start: 0, width: try selectionWidth(db), scopes: scopes)
+    return RowScopeLayout(start: 0, width: baseWidth, scopes: scopes)
   }
 
   /// Runs the prefetch queries and attaches their rows to `rows`, and to the
@@ -126,6 +128,7 @@ struct SQLRelation: Sendable {
     registerAliases(context)
     if needsQualifiedColumns { context.qualifiesColumns = true }
     var columns = try selection.map { try $0.qualified(with: alias).sql(context) }
+    for join in joins { columns += try join.renderAnnotationSelections(context) }
     for join in joins { columns += try join.renderSelections(context) }
     var sql = "SELECT "
     if isDistinct { sql += "DISTINCT " }

@@ -17,7 +17,7 @@ extension TableRecord {
           .init(
             kind: .belongsTo, originTable: databaseTableName, relation: associationRelation(destination),
             foreignKey: foreignKey)
-        ], key: key ?? Destination.databaseTableName))
+        ], key: key.map { .fixed($0) } ?? .inflected(Destination.databaseTableName)))
   }
 
   /// An association to the one row that refers to this record. Its key
@@ -31,7 +31,7 @@ extension TableRecord {
           .init(
             kind: .hasOne, originTable: databaseTableName, relation: associationRelation(destination),
             foreignKey: foreignKey)
-        ], key: key ?? Destination.databaseTableName))
+        ], key: key.map { .fixed($0) } ?? .inflected(Destination.databaseTableName)))
   }
 
   /// An association to the rows that refer to this record. Its key defaults
@@ -45,7 +45,7 @@ extension TableRecord {
           .init(
             kind: .hasMany, originTable: databaseTableName, relation: associationRelation(destination),
             foreignKey: foreignKey)
-        ], key: key ?? Inflections.pluralize(Destination.databaseTableName)))
+        ], key: key.map { .fixed($0) } ?? .inflected(Destination.databaseTableName)))
   }
 
   /// An association to many rows reached through another association:
@@ -58,7 +58,8 @@ extension TableRecord {
   where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder {
     HasManyThroughAssociation(
       sqlAssociation: SQLAssociation(
-        steps: pivot.sqlAssociation.steps + target.sqlAssociation.steps, key: key ?? target.sqlAssociation.key
+        steps: pivot.sqlAssociation.steps + target.sqlAssociation.steps,
+        key: key.map { .fixed($0) } ?? target.sqlAssociation.key
       ))
   }
 
@@ -69,7 +70,8 @@ extension TableRecord {
   where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder {
     HasOneThroughAssociation(
       sqlAssociation: SQLAssociation(
-        steps: pivot.sqlAssociation.steps + target.sqlAssociation.steps, key: key ?? target.sqlAssociation.key
+        steps: pivot.sqlAssociation.steps + target.sqlAssociation.steps,
+        key: key.map { .fixed($0) } ?? target.sqlAssociation.key
       ))
   }
 }

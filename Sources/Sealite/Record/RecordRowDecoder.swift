@@ -71,13 +71,13 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
   }
 
   func contains(_ key: Key) -> Bool {
-    decoder.columnIndex(forKey: key) != nil || row.scopes[key.stringValue] != nil
+    decoder.columnIndex(forKey: key) != nil || row.scopesTree[key.stringValue] != nil
       || row.prefetchedRows[key.stringValue] != nil
   }
 
   func decodeNil(forKey key: Key) throws -> Bool {
     if let index = decoder.columnIndex(forKey: key) { return row.isNull(atUncheckedIndex: index) }
-    if let scope = row.scopes[key.stringValue] { return scope.isEmptyScope }
+    if let scope = row.scopesTree[key.stringValue] { return scope.isEmptyScope }
     return row.prefetchedRows[key.stringValue] == nil
   }
 
@@ -125,7 +125,7 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
   /// Decodes an included association (scope) or prefetched rows, if the key names one.
   private func decodeAssociated<T: Decodable>(_ type: T.Type, key: Key) throws -> T? {
-    if let scope = row.scopes[key.stringValue] {
+    if let scope = row.scopesTree[key.stringValue] {
       return try decoder.decodeNested(T.self, from: scope, key: key)
     }
     if let rows = row.prefetchedRows[key.stringValue] {
@@ -156,7 +156,7 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
       if row.isNull(atUncheckedIndex: index) { return nil }
       return try decodeValue(type, atIndex: index, key: key)
     }
-    if let scope = row.scopes[key.stringValue], scope.isEmptyScope { return nil }
+    if let scope = row.scopesTree[key.stringValue], scope.isEmptyScope { return nil }
     return try decodeAssociated(type, key: key)
   }
 
@@ -290,6 +290,10 @@ struct PrefetchedRowsContainer: UnkeyedDecodingContainer {
     if let record = T.self as? any FetchableRecord.Type {
       return try record.init(row: row) as! T
     }
+    if T.self is any DatabaseValueConvertible.Type {
+      // A single selected column decodes as values: `var bookTitles: [String]`.
+      return try row.decode(atIndex: 0, as: T.self)
+    }
     return try T(from: RecordRowDecoder(row: row, recordType: parent.recordType, columnCache: nil))
   }
 
@@ -309,4 +313,15 @@ struct PrefetchedRowsContainer: UnkeyedDecodingContainer {
   }
 
   mutating func superDecoder() throws -> any Decoder { parent }
+}
+
+extension Row {
+  /// The value at `index` as a Decodable that is also a database value.
+  func decode<T: Decodable>(atIndex index: Int, as type: T.Type) throws -> T {
+    let index = try checkedIndex(index)
+    guard let convertible = T.self as? any DatabaseValueConvertible.Type,
+      let value = convertible.fromDatabaseValue(databaseValue(atUncheckedIndex: index))
+    else { throw mismatch(T.self, atIndex: index) }
+    return value as! T
+  }
 }
