@@ -134,82 +134,47 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
 
   /// The same expression with unqualified columns qualified by `alias`.
   func qualified(with alias: SQLTableAlias) -> SQLExpression {
-    switch impl {
-    case .value, .literal, .countAll, .exists, .subquery:
-      return self
-    case .dependent(let current, let render):
-      return SQLExpression(.dependent(current ?? alias, render))
-    case .column(let name, let current):
-      return SQLExpression(.column(name, alias: current ?? alias))
-    case .prefix(let op, let expression):
-      return SQLExpression(.prefix(op, expression.qualified(with: alias)))
-    case .postfix(let expression, let op):
-      return SQLExpression(.postfix(expression.qualified(with: alias), op))
-    case .binary(let op, let lhs, let rhs):
-      return SQLExpression(.binary(op, lhs.qualified(with: alias), rhs.qualified(with: alias)))
-    case .associative(let op, let expressions, let empty):
-      return SQLExpression(.associative(op, expressions.map { $0.qualified(with: alias) }, empty: empty))
-    case .function(let name, let arguments, let distinct):
-      return SQLExpression(.function(name, arguments.map { $0.qualified(with: alias) }, distinct: distinct))
-    case .inList(let expression, let list, let negated):
-      return SQLExpression(
-        .inList(expression.qualified(with: alias), list.map { $0.qualified(with: alias) }, negated: negated))
-    case .inSubquery(let expression, let subquery, let negated):
-      return SQLExpression(.inSubquery(expression.qualified(with: alias), subquery, negated: negated))
-    case .between(let expression, let low, let high, let negated):
-      return SQLExpression(
-        .between(
-          expression.qualified(with: alias), low.qualified(with: alias), high.qualified(with: alias),
-          negated: negated))
-    case .collate(let expression, let collation):
-      return SQLExpression(.collate(expression.qualified(with: alias), collation))
-    case .cast(let expression, let type):
-      return SQLExpression(.cast(expression.qualified(with: alias), type))
+    rewritten { node in
+      switch node.impl {
+      case .column(let name, nil): return SQLExpression(.column(name, alias: alias))
+      case .dependent(nil, let render): return SQLExpression(.dependent(alias, render))
+      default: return nil
+      }
     }
   }
 
   /// The same expression with the columns of `alias` replaced by values
   /// (how an emulated upsert reads SQLite's `excluded` row).
   func substituting(_ alias: SQLTableAlias, with value: (String) -> DatabaseValue) -> SQLExpression {
-    func sub(_ expression: SQLExpression) -> SQLExpression { expression.substituting(alias, with: value) }
-    switch impl {
-    case .value, .literal, .countAll, .exists, .subquery, .dependent:
-      return self
-    case .column(let name, let current):
-      return current === alias ? SQLExpression(.value(value(name))) : self
-    case .prefix(let op, let expression):
-      return SQLExpression(.prefix(op, sub(expression)))
-    case .postfix(let expression, let op):
-      return SQLExpression(.postfix(sub(expression), op))
-    case .binary(let op, let lhs, let rhs):
-      return SQLExpression(.binary(op, sub(lhs), sub(rhs)))
-    case .associative(let op, let expressions, let empty):
-      return SQLExpression(.associative(op, expressions.map(sub), empty: empty))
-    case .function(let name, let arguments, let distinct):
-      return SQLExpression(.function(name, arguments.map(sub), distinct: distinct))
-    case .inList(let expression, let list, let negated):
-      return SQLExpression(.inList(sub(expression), list.map(sub), negated: negated))
-    case .inSubquery(let expression, let subquery, let negated):
-      return SQLExpression(.inSubquery(sub(expression), subquery, negated: negated))
-    case .between(let expression, let low, let high, let negated):
-      return SQLExpression(.between(sub(expression), sub(low), sub(high), negated: negated))
-    case .collate(let expression, let collation):
-      return SQLExpression(.collate(sub(expression), collation))
-    case .cast(let expression, let type):
-      return SQLExpression(.cast(sub(expression), type))
+    rewritten { node in
+      if case .column(let name, let current) = node.impl, current === alias {
+        return SQLExpression(.value(value(name)))
+      }
+      return nil
     }
   }
 
   /// The same expression with the columns of one alias moved to another.
   func replacingAlias(_ old: SQLTableAlias, with new: SQLTableAlias) -> SQLExpression {
-    func sub(_ expression: SQLExpression) -> SQLExpression { expression.replacingAlias(old, with: new) }
+    rewritten { node in
+      switch node.impl {
+      case .column(let name, let alias) where alias === old: return SQLExpression(.column(name, alias: new))
+      case .dependent(let alias, let render) where alias === old:
+        return SQLExpression(.dependent(new, render))
+      default: return nil
+      }
+    }
+  }
+
+  /// The expression with `replace` applied to every node, from the top: where
+  /// it returns an expression, that replaces the node; where it returns nil,
+  /// the node's children are rewritten.
+  func rewritten(_ replace: (SQLExpression) -> SQLExpression?) -> SQLExpression {
+    if let replacement = replace(self) { return replacement }
+    func sub(_ expression: SQLExpression) -> SQLExpression { expression.rewritten(replace) }
     switch impl {
-    case .value, .literal, .countAll, .exists, .subquery:
+    case .value, .column, .literal, .countAll, .exists, .subquery, .dependent:
       return self
-    case .dependent(let alias, let render):
-      return alias === old ? SQLExpression(.dependent(new, render)) : self
-    case .column(let name, let alias):
-      return alias === old ? SQLExpression(.column(name, alias: new)) : self
     case .prefix(let op, let expression):
       return SQLExpression(.prefix(op, sub(expression)))
     case .postfix(let expression, let op):
