@@ -119,7 +119,10 @@ public final class Database {
   }
 
   func didExecute(_ statement: Statement) {
-    if statement.mayChangeSchema { schemaCache.isValidated = false }
+    if statement.mayChangeSchema {
+      schemaCache.isValidated = false
+      schemaCache.insertStatements.removeAll()
+    }
   }
 
   // MARK: - Statements
@@ -270,10 +273,26 @@ public final class Database {
 /// Storage for the Schema layer's per-connection cache.
 final class SchemaCacheStorage {
   var schemaVersion: Int32?
-  var entries: [String: Any] = [:]
+  var entries: [String: Any] {
+    didSet { if entries.isEmpty { insertStatements.removeAll() } }
+  }
+  /// Record INSERT statements by table, columns and conflict resolution, with
+  /// the table's primary key (the Record layer's; emptied with `entries`).
+  var insertStatements: [RecordStatementKey: (statement: Statement, primaryKey: Any)] = [:]
+
+  init() {
+    entries = [:]
+  }
   /// False at the start of each access and after a schema statement: the
   /// cache must then be checked against the schema version before use.
   var isValidated = false
+}
+
+/// Identifies a record INSERT statement.
+struct RecordStatementKey: Hashable {
+  let table: String
+  let columns: [String]
+  let resolution: String
 }
 
 /// The lifetime of one database access closure: cursors keep it and refuse to

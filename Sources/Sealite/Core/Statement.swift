@@ -141,6 +141,30 @@ public final class Statement {
     database.didExecute(self)
   }
 
+  /// Runs the statement with one value per parameter, in order, without the
+  /// checks of `execute(arguments:)`: for statements Sealite generated itself.
+  func executeBinding(_ values: [DatabaseValue]) throws {
+    guard let database else {
+      throw DatabaseError.misuse("the database of this statement is closed", sql: sql)
+    }
+    try database.willExecute(self)
+    sqlite3_reset(sqliteStatement)
+    for (offset, value) in values.enumerated() {
+      let code = Statement.bind(value, at: CInt(offset + 1), in: sqliteStatement)
+      if code != SQLITE_OK { throw makeError(code: code) }
+    }
+    var boundArguments = StatementArguments()
+    boundArguments.values = values
+    arguments = boundArguments
+    let code = sqlite3_step(sqliteStatement)
+    if code != SQLITE_DONE && code != SQLITE_ROW {
+      sqlite3_reset(sqliteStatement)
+      throw makeError(code: code)
+    }
+    sqlite3_reset(sqliteStatement)
+    database.didExecute(self)
+  }
+
   /// Builds the error for a failed step or bind, with this statement's SQL.
   func makeError(code: CInt) -> DatabaseError {
     DatabaseError.fromConnection(

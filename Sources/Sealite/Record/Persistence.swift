@@ -41,31 +41,18 @@ extension MutablePersistableRecord {
     returning: [SQLSelection]? = nil
   ) throws -> (success: InsertionSuccess?, row: Row?) {
     let resolution = onConflict ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
-    let table = Self.databaseTableName.quotedDatabaseIdentifier
-    var sql = "INSERT \(Self.conflictClause(resolution))INTO \(table)"
-    if container.columns.isEmpty {
-      sql += " DEFAULT VALUES"
-    } else {
-      let columns = container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-      let placeholders = Array(repeating: "?", count: container.columns.count).joined(separator: ", ")
-      sql += " (\(columns)) VALUES (\(placeholders))"
-    }
-    let context = SQLGenerationContext(db: db)
-    if let returning {
-      sql += " RETURNING " + (try returning.map { try $0.sql(context) }.joined(separator: ", "))
-    }
-    let statement = try db.cachedStatement(sql: sql)
-    let arguments = StatementArguments(container.valuesForBinding)
+    let (statement, primaryKey) = try insertStatement(
+      db, columns: container.columns, resolution: resolution, returning: returning)
     var returnedRow: Row?
     if returning != nil {
-      returnedRow = try Row.fetchOne(statement, arguments: arguments)
+      returnedRow = try Row.fetchOne(statement, arguments: StatementArguments(container.valuesForBinding))
     } else {
-      try statement.execute(arguments: arguments)
+      // The statement has exactly one placeholder per column, in order.
+      try statement.executeBinding(container.values)
     }
     if db.changesCount == 0 && (resolution == .ignore) && returnedRow == nil {
       return (nil, nil)
     }
-    let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
     var rowID = db.lastInsertedRowID
     if primaryKey.isWithoutRowID, primaryKey.columns.count == 1,
       case .int64(let key)? = container.databaseValue(forColumn: primaryKey.columns[0])?.storage
@@ -81,6 +68,40 @@ extension MutablePersistableRecord {
       InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: inserted),
       returnedRow
     )
+  }
+
+  /// The INSERT statement for these columns, and the table's primary key,
+  /// remembered per connection until the schema changes: building the SQL and
+  /// reading the schema once, not once per record.
+  private func insertStatement(
+    _ db: Database, columns: [String], resolution: Database.ConflictResolution, returning: [SQLSelection]?
+  ) throws -> (Statement, RecordPrimaryKey) {
+    let key = RecordStatementKey(
+      table: Self.databaseTableName, columns: columns, resolution: resolution.rawValue)
+    if returning == nil, let cached = db.schemaCache.insertStatements[key],
+      let primaryKey = cached.primaryKey as? RecordPrimaryKey
+    {
+      return (cached.statement, primaryKey)
+    }
+    let table = Self.databaseTableName.quotedDatabaseIdentifier
+    var sql = "INSERT \(Self.conflictClause(resolution))INTO \(table)"
+    if columns.isEmpty {
+      sql += " DEFAULT VALUES"
+    } else {
+      let columnList = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+      let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+      sql += " (\(columnList)) VALUES (\(placeholders))"
+    }
+    if let returning {
+      let context = SQLGenerationContext(db: db)
+      sql += " RETURNING " + (try returning.map { try $0.sql(context) }.joined(separator: ", "))
+    }
+    let statement = try db.cachedStatement(sql: sql)
+    let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
+    if returning == nil {
+      db.schemaCache.insertStatements[key] = (statement, primaryKey)
+    }
+    return (statement, primaryKey)
   }
 
   /// Runs the UPDATE of `columns` (all non-key columns when nil); throws
