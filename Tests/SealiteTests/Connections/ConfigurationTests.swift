@@ -212,6 +212,9 @@ struct ConfigurationTests {
     defer { withExtendedLifetime(directory) {} }
     var config = rawKeyConfiguration()
     config.journalMode = wal ? .wal : .default
+    // The first writer waits too: with a rollback journal its COMMIT needs the
+    // second connection's brief shared lock (taken between its retries) to go.
+    config.busyMode = .timeout(20)
     let first = try DatabaseQueue(path: directory.path(), configuration: config)
     try first.write { db in try db.execute(sql: "CREATE TABLE item (name TEXT)") }
 
