@@ -207,27 +207,25 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
 
 /// The identity of a table in a request: associations give each joined table
 /// its own, named uniquely when SQL is generated.
-final class SQLTableAlias: @unchecked Sendable, Hashable {
-  // Sendable: `userName` is immutable; `tableName` is set while a request is
-  // built, before the alias is shared.
+final class SQLTableAlias: Sendable, Hashable {
+  /// The name given by the user, if any.
   let userName: String?
-  var tableName: String?
+  /// The table name, for aliases made by requests and associations; a user's
+  /// alias gets its table from the request that uses it, when SQL is generated.
+  let tableName: String?
   /// Columns of this alias are always qualified (SQLite's `excluded` row).
   let forcesQualification: Bool
   /// Made by the user (`TableAlias`): requests keep it instead of copying it.
   let isUserAlias: Bool
 
-  init(name: String? = nil, forcesQualification: Bool = false, isUserAlias: Bool = false) {
+  init(
+    name: String? = nil, tableName: String? = nil, forcesQualification: Bool = false,
+    isUserAlias: Bool = false
+  ) {
     self.userName = name
+    self.tableName = tableName
     self.forcesQualification = forcesQualification
     self.isUserAlias = isUserAlias
-  }
-
-  init(tableName: String) {
-    self.userName = nil
-    self.tableName = tableName
-    self.forcesQualification = false
-    self.isUserAlias = false
   }
 
   static func == (lhs: SQLTableAlias, rhs: SQLTableAlias) -> Bool { lhs === rhs }

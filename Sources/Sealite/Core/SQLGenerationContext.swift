@@ -55,10 +55,15 @@ final class SQLGenerationContext {
     arguments!.append(contentsOf: literalArguments)
   }
 
-  /// Names an alias (its user-given name, or its table name made unique).
+  /// Names an alias: its user-given name, or the table name of the request
+  /// that uses it, made unique.
   func name(of alias: SQLTableAlias) -> String {
+    name(of: alias, tableName: nil)
+  }
+
+  private func name(of alias: SQLTableAlias, tableName: String?) -> String {
     if let name = aliasNames[alias] { return name }
-    let base = alias.userName ?? alias.tableName ?? "t"
+    let base = alias.userName ?? alias.tableName ?? tableName ?? "t"
     var name = base
     var suffix = 1
     let used = Set(aliasNames.values.map { $0.lowercased() })
@@ -70,10 +75,11 @@ final class SQLGenerationContext {
     return name
   }
 
-  /// Reserves the given aliases' names in order, so that the first table of a
-  /// request keeps its plain name.
-  func register(_ alias: SQLTableAlias) {
-    _ = name(of: alias)
+  /// Reserves an alias's name, in the order tables appear in the request, so
+  /// that the first table keeps its plain name. An unnamed user alias is
+  /// named after `tableName`, the table it stands for in this request.
+  func register(_ alias: SQLTableAlias, tableName: String) {
+    _ = name(of: alias, tableName: tableName)
   }
 
   func qualifiedColumn(_ columnName: String, alias: SQLTableAlias?) -> String {

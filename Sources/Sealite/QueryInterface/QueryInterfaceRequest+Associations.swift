@@ -64,7 +64,6 @@ extension QueryInterfaceRequest {
   /// Lets other parts of the request refer to the request's table through `alias`.
   public func aliased(_ alias: TableAlias<RowDecoder>) -> Self {
     var request = self
-    alias.alias.tableName = relation.tableName
     request.relation.alias = alias.alias
     return request
   }

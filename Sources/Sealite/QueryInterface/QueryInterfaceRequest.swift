@@ -1,5 +1,3 @@
-import CSQLCipher
-
 /// A request built with Swift methods instead of SQL:
 ///
 ///     let request = Player
@@ -22,9 +20,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   {
     let context = SQLGenerationContext(db: db)
     let sql = try relation.selectSQL(db, context, singleResult: singleResult)
-    let statement = try db.cachedStatement(sql: sql)
-    let busy = sqlite3StatementIsBusy(statement)
-    let usable = busy ? try db.makeStatement(sql: sql) : statement
+    // The cached statement, unless a cursor is iterating it.
+    let usable = try db.fetchStatement(sql: sql)
     try usable.setArguments(context.arguments ?? StatementArguments())
     let adapter = try relation.scopeLayout(db)?.makeAdapter(columnNames: usable.columnNames)
     return PreparedRequest(
@@ -271,8 +268,4 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     try db.execute(sql: sql, arguments: context.arguments ?? StatementArguments())
     return db.changesCount
   }
-}
-
-func sqlite3StatementIsBusy(_ statement: Statement) -> Bool {
-  sqlite3_stmt_busy(statement.sqliteStatement) != 0
 }

@@ -251,10 +251,7 @@ extension Association {
 
   /// Lets other parts of the request refer to the associated table through `alias`.
   public func aliased(_ alias: TableAlias<RowDecoder>) -> Self {
-    mapDestination { relation in
-      alias.alias.tableName = relation.tableName
-      relation.alias = alias.alias
-    }
+    mapDestination { $0.alias = alias.alias }
   }
 
   /// Includes an association of the associated table, when present.

@@ -40,9 +40,7 @@ struct SQLRelation: Sendable {
   /// The relation with a fresh alias, so that it can be joined more than once.
   func copiedAlias() -> SQLRelation {
     var copy = self
-    let newAlias = SQLTableAlias(name: alias.userName)
-    newAlias.tableName = tableName
-    copy.alias = newAlias
+    copy.alias = SQLTableAlias(name: alias.userName, tableName: tableName)
     return copy
   }
 
@@ -177,7 +175,7 @@ struct SQLRelation: Sendable {
   /// Names every table of the request, the request's own first, so that
   /// names are stable whatever order the SQL is rendered in.
   func registerAliases(_ context: SQLGenerationContext) {
-    context.register(alias)
+    context.register(alias, tableName: tableName)
     for join in joins { join.relation.registerAliases(context) }
   }
 
