@@ -34,6 +34,10 @@ public final class Database {
   /// pool: `db.changePassphrase` in a barrier, then `invalidateReadOnlyConnections()`).
   var keyChangeObserver: (@Sendable (DatabaseKey) -> Void)?
   let isReadOnlyConnection: Bool
+  /// What the authorizer reports while statements compile.
+  let authorizationRecorder = AuthorizationRecorder()
+  /// The observation layer, once something observes this connection.
+  var executionObserver: (any StatementExecutionObserver)?
 
   /// Opens a connection. The connection is not usable until ``setUp()`` ran.
   init(path: String, description: String, configuration: Configuration, readOnly: Bool) throws {
@@ -55,6 +59,7 @@ public final class Database {
     }
     sqliteConnection = connection
     sqlite3_extended_result_codes(connection, 1)
+    authorizationRecorder.install(on: connection)
   }
 
   deinit {
@@ -67,6 +72,8 @@ public final class Database {
     guard let connection = sqliteConnection else { return }
     statementCache.removeAll()
     tracer = nil
+    executionObserver = nil
+    sqlite3_set_authorizer(connection, nil, nil)
     sqlite3_trace_v2(connection, 0, nil, nil)
     sqlite3_close_v2(connection)
     sqliteConnection = nil
@@ -114,15 +121,27 @@ public final class Database {
     }
   }
 
-  func willExecute(_ statement: Statement) throws {
+  /// Called before a statement runs; the result goes back to `didExecute` or
+  /// `didFail`.
+  @inline(__always)
+  func willExecute(_ statement: Statement) throws -> AnyObject? {
     _ = try requireAccess(sql: statement.sql)
+    return try executionObserver?.statementWillExecute(statement)
   }
 
-  func didExecute(_ statement: Statement) {
+  @inline(__always)
+  func didExecute(_ statement: Statement, context: AnyObject?) {
     if statement.mayChangeSchema {
       schemaCache.isValidated = false
       schemaCache.insertStatements.removeAll()
     }
+    executionObserver?.statementDidExecute(statement, context: context)
+  }
+
+  /// Called when a statement failed: returns the error to throw.
+  func didFail(_ statement: Statement, context: AnyObject?, error: DatabaseError) -> any Error {
+    guard let executionObserver else { return error }
+    return executionObserver.statementDidFail(statement, context: context, error: error)
   }
 
   // MARK: - Statements
@@ -135,6 +154,7 @@ public final class Database {
     return try sql.withCString { cSQL in
       var sqliteStatement: SQLiteStatement?
       var tail: UnsafePointer<CChar>?
+      authorizationRecorder.reset()
       let code = sqlite3_prepare_v2(connection, cSQL, -1, &sqliteStatement, &tail)
       guard code == SQLITE_OK else {
         throw DatabaseError.fromConnection(
@@ -144,7 +164,9 @@ public final class Database {
       guard let sqliteStatement else {
         throw DatabaseError.misuse("no SQL statement found", sql: sql)
       }
-      let statement = Statement(database: self, sql: Database.trimmed(sql), sqliteStatement: sqliteStatement)
+      let statement = Statement(
+        database: self, sql: Database.trimmed(sql), sqliteStatement: sqliteStatement,
+        authorization: authorizationRecorder.take())
       if let tail, Database.hasStatement(tail) {
         throw DatabaseError.misuse(
           "multiple statements found: use execute(sql:arguments:) to run several statements", sql: sql)
@@ -216,6 +238,7 @@ public final class Database {
       while cursor.pointee != 0 {
         var sqliteStatement: SQLiteStatement?
         var tail: UnsafePointer<CChar>?
+        authorizationRecorder.reset()
         let code = sqlite3_prepare_v2(connection, cursor, -1, &sqliteStatement, &tail)
         guard code == SQLITE_OK else {
           let failedSQL = Database.trimmed(String(cString: cursor))
@@ -226,7 +249,9 @@ public final class Database {
         }
         guard let sqliteStatement else { break }
         let statementSQL = Database.trimmed(String(cString: sqlite3_sql(sqliteStatement)))
-        let statement = Statement(database: self, sql: statementSQL, sqliteStatement: sqliteStatement)
+        let statement = Statement(
+          database: self, sql: statementSQL, sqliteStatement: sqliteStatement,
+          authorization: authorizationRecorder.take())
         let values = try consumer.values(for: statement)
         let isLast = tail.map { !Database.hasStatement($0) } ?? true
         if isLast {

@@ -9,16 +9,18 @@ final class StatementStepper {
   let sqliteStatement: SQLiteStatement
   let access: DatabaseAccess
   private(set) var isDone = false
+  /// The observation layer's value for this run (see `Database.willExecute`).
+  private let executionContext: AnyObject?
 
   init(statement: Statement, arguments: StatementArguments?) throws {
     guard let database = statement.database else {
       throw DatabaseError.misuse("the database of this statement is closed", sql: statement.sql)
     }
     if let arguments { try statement.setArguments(arguments) }
-    try database.willExecute(statement)
+    self.access = try database.requireAccess(sql: statement.sql)
+    executionContext = try database.willExecute(statement)
     self.statement = statement
     self.sqliteStatement = statement.sqliteStatement
-    self.access = try database.requireAccess(sql: statement.sql)
     sqlite3_reset(sqliteStatement)
   }
 
@@ -37,17 +39,23 @@ final class StatementStepper {
     case SQLITE_DONE:
       isDone = true
       sqlite3_reset(sqliteStatement)
+      statement.database?.didExecute(statement, context: executionContext)
       return false
     case let code:
       isDone = true
       let error = statement.makeError(code: code)
       sqlite3_reset(sqliteStatement)
-      throw error
+      throw statement.database?.didFail(statement, context: executionContext, error: error) ?? error
     }
   }
 
   deinit {
-    if !isDone && access.isValid { sqlite3_reset(sqliteStatement) }
+    if !isDone && access.isValid {
+      sqlite3_reset(sqliteStatement)
+      // A cursor dropped early still ends its statement's run (an
+      // `INSERT … RETURNING` wrote all its rows at the first step).
+      statement.database?.didExecute(statement, context: executionContext)
+    }
   }
 }
 

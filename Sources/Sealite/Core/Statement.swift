@@ -25,9 +25,15 @@ public final class Statement {
   /// True for CREATE, ALTER, DROP and other statements that may change the
   /// schema (anything that writes and is not INSERT, UPDATE, DELETE or SELECT).
   let mayChangeSchema: Bool
+  /// What the statement reads and writes, as SQLite's authorizer reported it.
+  let authorization: StatementAuthorization
 
-  init(database: Database, sql: String, sqliteStatement: SQLiteStatement) {
+  init(
+    database: Database, sql: String, sqliteStatement: SQLiteStatement,
+    authorization: StatementAuthorization
+  ) {
     self.database = database
+    self.authorization = authorization
     self.sql = sql
     self.sqliteStatement = sqliteStatement
     let parameterCount = Int(sqlite3_bind_parameter_count(sqliteStatement))
@@ -127,18 +133,19 @@ public final class Statement {
     guard let database else {
       throw DatabaseError.misuse("the database of this statement is closed", sql: sql)
     }
-    try database.willExecute(self)
+    let context = try database.willExecute(self)
     sqlite3_reset(sqliteStatement)
     while true {
       let code = sqlite3_step(sqliteStatement)
       if code == SQLITE_DONE { break }
       if code != SQLITE_ROW {
+        let error = makeError(code: code)
         sqlite3_reset(sqliteStatement)
-        throw makeError(code: code)
+        throw database.didFail(self, context: context, error: error)
       }
     }
     sqlite3_reset(sqliteStatement)
-    database.didExecute(self)
+    database.didExecute(self, context: context)
   }
 
   /// Runs the statement with one value per parameter, in order, without the
@@ -147,7 +154,6 @@ public final class Statement {
     guard let database else {
       throw DatabaseError.misuse("the database of this statement is closed", sql: sql)
     }
-    try database.willExecute(self)
     sqlite3_reset(sqliteStatement)
     for (offset, value) in values.enumerated() {
       let code = Statement.bind(value, at: CInt(offset + 1), in: sqliteStatement)
@@ -156,13 +162,15 @@ public final class Statement {
     var boundArguments = StatementArguments()
     boundArguments.values = values
     arguments = boundArguments
+    let context = try database.willExecute(self)
     let code = sqlite3_step(sqliteStatement)
     if code != SQLITE_DONE && code != SQLITE_ROW {
+      let error = makeError(code: code)
       sqlite3_reset(sqliteStatement)
-      throw makeError(code: code)
+      throw database.didFail(self, context: context, error: error)
     }
     sqlite3_reset(sqliteStatement)
-    database.didExecute(self)
+    database.didExecute(self, context: context)
   }
 
   /// Builds the error for a failed step or bind, with this statement's SQL.

@@ -6,7 +6,10 @@
 extension SQLRelation {
   /// Adds a to-many association fetched with a second query.
   mutating func addPrefetch(_ association: SQLAssociation) {
-    prefetches.append(SQLPrefetch { db, rows in try association.prefetch(db, into: rows) })
+    prefetches.append(
+      SQLPrefetch(
+        fetch: { db, rows in try association.prefetch(db, into: rows) },
+        tableNames: association.steps.flatMap(\.relation.allTableNames)))
   }
 }
 

@@ -202,7 +202,9 @@ extension QueryInterfaceRequest {
     let values = keys.map(\.databaseValue).filter { !$0.isNull }
     if values.isEmpty { return none() }
     let tableName = relation.tableName
-    return filter(deferred: { db in
+    var request = self
+    request.relation.primaryKeyFilters.append(values)
+    return request.filter(deferred: { db in
       let primaryKey = try db.recordPrimaryKey(tableName)
       guard primaryKey.columns.count == 1 else {
         throw DatabaseError.misuse(

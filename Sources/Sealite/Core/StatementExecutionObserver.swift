@@ -1,0 +1,12 @@
+/// Told of every statement a connection runs: the observation layer implements
+/// it (Core does not know observation; it only calls these three points).
+protocol StatementExecutionObserver: AnyObject {
+  /// Called before `statement` runs. The returned value is handed back to
+  /// ``statementDidExecute(_:context:)`` or ``statementDidFail(_:context:error:)``.
+  func statementWillExecute(_ statement: Statement) throws -> AnyObject?
+  /// Called once `statement` ran to completion (or a cursor over it ended).
+  func statementDidExecute(_ statement: Statement, context: AnyObject?)
+  /// Called when `statement` failed with `error`; returns the error to throw
+  /// (an observer that refused a commit replaces SQLite's generic error).
+  func statementDidFail(_ statement: Statement, context: AnyObject?, error: DatabaseError) -> any Error
+}

@@ -1,0 +1,86 @@
+/// A type that names a part of a database: a ``DatabaseRegion``, a ``Table``,
+/// or any request (the region it reads).
+///
+///     let observation = DatabaseRegionObservation(tracking: Table("player"), Player.filter(key: 1))
+public protocol DatabaseRegionConvertible: Sendable {
+  /// The region, computed in `db` (requests compile their statement to learn it).
+  func databaseRegion(_ db: Database) throws -> DatabaseRegion
+}
+
+extension DatabaseRegion: DatabaseRegionConvertible {
+  public func databaseRegion(_ db: Database) throws -> DatabaseRegion { self }
+}
+
+/// A type-erased ``DatabaseRegionConvertible``.
+public struct AnyDatabaseRegionConvertible: DatabaseRegionConvertible {
+  private let region: @Sendable (Database) throws -> DatabaseRegion
+
+  /// A region computed by a closure.
+  public init(_ region: @escaping @Sendable (Database) throws -> DatabaseRegion) {
+    self.region = region
+  }
+
+  /// Wraps another region convertible.
+  public init(_ region: some DatabaseRegionConvertible) {
+    self.region = { db in try region.databaseRegion(db) }
+  }
+
+  public func databaseRegion(_ db: Database) throws -> DatabaseRegion { try region(db) }
+}
+
+extension Table: DatabaseRegionConvertible {
+  /// Every column and row of the table.
+  public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+    DatabaseRegion(table: tableName)
+  }
+}
+
+extension FetchRequest {
+  /// The part of the database the request reads: its statement's region.
+  public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+    try makePreparedRequest(db, forSingleResult: false).statement.databaseRegion
+  }
+}
+
+extension QueryInterfaceRequest: DatabaseRegionConvertible {
+  /// The part of the database the request reads: the tables and columns of
+  /// its statement, the tables of `including(all:)` associations, and only the
+  /// selected rows when the request filters by rowid primary key.
+  public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+    let prepared = try makePreparedRequest(db, forSingleResult: false)
+    var region = prepared.statement.databaseRegion
+    for table in relation.prefetchedTableNames {
+      region.formUnion(DatabaseRegion(table: table))
+    }
+    if !relation.primaryKeyFilters.isEmpty, !relation.hasJoins, relation.prefetches.isEmpty,
+      try db.primaryKey(relation.tableName).rowIDColumn != nil
+    {
+      var rowIDs: Set<Int64>?
+      for values in relation.primaryKeyFilters {
+        let integers = values.compactMap { value -> Int64? in
+          if case .int64(let integer) = value.storage { return integer }
+          return nil
+        }
+        // A key that is not an integer selects no rowid: keep the whole table.
+        guard integers.count == values.count else { return region }
+        rowIDs = rowIDs.map { $0.intersection(integers) } ?? Set(integers)
+      }
+      if let rowIDs { region = region.restricted(table: relation.tableName, toRowIDs: rowIDs) }
+    }
+    return region
+  }
+}
+
+extension SQLRequest: DatabaseRegionConvertible {}
+
+extension SQLRelation {
+  /// The tables read by the second queries of `including(all:)`, at any depth.
+  var prefetchedTableNames: [String] {
+    prefetches.flatMap(\.tableNames) + joins.flatMap(\.relation.prefetchedTableNames)
+  }
+
+  /// This table, joined tables, and prefetched tables.
+  var allTableNames: [String] {
+    [tableName] + joins.flatMap(\.relation.allTableNames) + prefetches.flatMap(\.tableNames)
+  }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import Synchronization
+
+/// Tracks a value fetched from the database, and delivers it again each time
+/// a transaction changes what the fetch read.
+///
+///     let observation = ValueObservation.tracking { db in
+///       try Player.fetchAll(db)
+///     }
+///     let cancellable = observation.start(in: dbQueue) { error in
+///       print(error)
+///     } onChange: { players in
+///       print("fresh players: \(players)")
+///     }
+///
+///     for try await players in observation.values(in: dbPool) { … }
+///
+/// The first value reflects every transaction committed before `start`
+/// returned; values never go back in time; changes are coalesced while a
+/// fetch runs. On a ``DatabasePool``, fetches run on reader connections, off
+/// the writer. Commits of other processes refresh the observation too.
+public struct ValueObservation<Reducer: ValueReducer>: Sendable {
+  var tracking: ValueObservationTracking
+  var reducer: Reducer
+  var events = ValueObservationEvents()
+  /// The coalescing interval (``debounce(for:)``), if any.
+  var coalescingInterval: TimeInterval?
+
+  /// Whether fetches run on the writer connection, in a transaction, instead
+  /// of a reader connection. Default false.
+  public var requiresWriteAccess = false
+}
+
+/// How a ``ValueObservation`` knows its region.
+enum ValueObservationTracking: Sendable {
+  /// The region of these regions, computed once.
+  case regions([any DatabaseRegionConvertible])
+  /// The region read by the first fetch.
+  case constantRegionRecordedFromSelection
+  /// The region read by each fetch.
+  case regionRecordedFromSelection
+}
+
+/// The callbacks of ``ValueObservation/handleEvents(willStart:willFetch:willTrackRegion:databaseDidChange:didReceiveValue:didFail:didCancel:)``.
+struct ValueObservationEvents: Sendable {
+  var willStart: [@Sendable () -> Void] = []
+  var willFetch: [@Sendable () -> Void] = []
+  var willTrackRegion: [@Sendable (DatabaseRegion) -> Void] = []
+  var databaseDidChange: [@Sendable () -> Void] = []
+  var didReceiveValue: [@Sendable (Any) -> Void] = []
+  var didFail: [@Sendable (any Error) -> Void] = []
+  var didCancel: [@Sendable () -> Void] = []
+}
+
+extension ValueObservation {
+  /// Observes the value returned by `fetch`, refreshed whenever a transaction
+  /// changes what the last fetch read (its region may vary from fetch to fetch).
+  public static func tracking<Value: Sendable>(
+    _ fetch: @escaping @Sendable (Database) throws -> Value
+  ) -> ValueObservation<ValueReducers.Fetch<Value>> where Reducer == ValueReducers.Fetch<Value> {
+    ValueObservation(tracking: .regionRecordedFromSelection, reducer: ValueReducers.Fetch(fetch: fetch))
+  }
+
+  /// Observes the value returned by `fetch`, whose region is the one read by
+  /// the first fetch: cheaper when the fetch always reads the same tables.
+  public static func trackingConstantRegion<Value: Sendable>(
+    _ fetch: @escaping @Sendable (Database) throws -> Value
+  ) -> ValueObservation<ValueReducers.Fetch<Value>> where Reducer == ValueReducers.Fetch<Value> {
+    ValueObservation(
+      tracking: .constantRegionRecordedFromSelection, reducer: ValueReducers.Fetch(fetch: fetch))
+  }
+
+  /// Observes the value returned by `fetch`, refreshed whenever a transaction
+  /// changes one of `regions`.
+  public static func tracking<Value: Sendable>(
+    region: any DatabaseRegionConvertible...,
+    fetch: @escaping @Sendable (Database) throws -> Value
+  ) -> ValueObservation<ValueReducers.Fetch<Value>> where Reducer == ValueReducers.Fetch<Value> {
+    ValueObservation(tracking: .regions(region), reducer: ValueReducers.Fetch(fetch: fetch))
+  }
+
+  /// Observes the value returned by `fetch`, refreshed whenever a transaction
+  /// changes one of `regions`.
+  public static func tracking<Value: Sendable>(
+    regions: [any DatabaseRegionConvertible],
+    fetch: @escaping @Sendable (Database) throws -> Value
+  ) -> ValueObservation<ValueReducers.Fetch<Value>> where Reducer == ValueReducers.Fetch<Value> {
+    ValueObservation(tracking: .regions(regions), reducer: ValueReducers.Fetch(fetch: fetch))
+  }
+}
+
+extension ValueObservation {
+  /// Delivers transformed values.
+  public func map<T: Sendable>(_ transform: @escaping @Sendable (Reducer.Value) throws -> T)
+    -> ValueObservation<ValueReducers.Map<Reducer, T>>
+  {
+    with(reducer: ValueReducers.Map(base: reducer, transform: transform))
+  }
+
+  /// Delivers a value only if `predicate` says it differs from the previous one.
+  public func removeDuplicates(by predicate: @escaping @Sendable (Reducer.Value, Reducer.Value) -> Bool)
+    -> ValueObservation<ValueReducers.RemoveDuplicates<Reducer>>
+  {
+    with(reducer: ValueReducers.RemoveDuplicates(base: reducer, predicate: predicate))
+  }
+
+  /// Coalesces changes: after a change, waits `interval` seconds (gathering
+  /// every change made meanwhile) before fetching, and fetches at most once
+  /// per interval. A slow consumer gets the latest value instead of a backlog.
+  /// The value of the last change is always delivered.
+  public func debounce(for interval: TimeInterval) -> Self {
+    var observation = self
+    observation.coalescingInterval = max(0, interval)
+    return observation
+  }
+
+  /// Runs callbacks at each step of the observation's life (for logging and
+  /// debugging). Callbacks run on the threads where the steps happen.
+  public func handleEvents(
+    willStart: (@Sendable () -> Void)? = nil,
+    willFetch: (@Sendable () -> Void)? = nil,
+    willTrackRegion: (@Sendable (DatabaseRegion) -> Void)? = nil,
+    databaseDidChange: (@Sendable () -> Void)? = nil,
+    didReceiveValue: (@Sendable (Reducer.Value) -> Void)? = nil,
+    didFail: (@Sendable (any Error) -> Void)? = nil,
+    didCancel: (@Sendable () -> Void)? = nil
+  ) -> Self {
+    var observation = self
+    if let willStart { observation.events.willStart.append(willStart) }
+    if let willFetch { observation.events.willFetch.append(willFetch) }
+    if let willTrackRegion { observation.events.willTrackRegion.append(willTrackRegion) }
+    if let databaseDidChange { observation.events.databaseDidChange.append(databaseDidChange) }
+    if let didReceiveValue {
+      observation.events.didReceiveValue.append { value in
+        if let value = value as? Reducer.Value { didReceiveValue(value) }
+      }
+    }
+    if let didFail { observation.events.didFail.append(didFail) }
+    if let didCancel { observation.events.didCancel.append(didCancel) }
+    return observation
+  }
+
+  /// Prints the observation's events, each line starting with `prefix`, to
+  /// `stream` or the standard output.
+  public func print(_ prefix: String = "", to stream: (any TextOutputStream & Sendable)? = nil) -> Self {
+    let output = Mutex<(any TextOutputStream & Sendable)?>(stream)
+    let header = prefix.isEmpty ? "" : "\(prefix): "
+    let write: @Sendable (String) -> Void = { message in
+      output.withLock { stream in
+        if stream != nil {
+          stream!.write(header + message + "\n")
+        } else {
+          Swift.print(header + message)
+        }
+      }
+    }
+    return handleEvents(
+      willStart: { write("start") },
+      willFetch: { write("fetch") },
+      willTrackRegion: { write("tracked region: \($0)") },
+      databaseDidChange: { write("database did change") },
+      didReceiveValue: { write("value: \($0)") },
+      didFail: { write("failure: \($0)") },
+      didCancel: { write("cancel") })
+  }
+
+  private func with<R: ValueReducer>(reducer: R) -> ValueObservation<R> {
+    ValueObservation<R>(
+      tracking: tracking, reducer: reducer, events: events, coalescingInterval: coalescingInterval,
+      requiresWriteAccess: requiresWriteAccess)
+  }
+}
+
+extension ValueObservation where Reducer.Value: Equatable {
+  /// Delivers a value only if it differs from the previous one.
+  public func removeDuplicates() -> ValueObservation<ValueReducers.RemoveDuplicates<Reducer>> {
+    removeDuplicates(by: ==)
+  }
+}
+
+extension ValueObservation {
+  /// Starts the observation: `onChange` receives the first value, then a new
+  /// value after each transaction that changed the tracked region, until the
+  /// returned cancellable is cancelled or deallocated. A fetch error goes to
+  /// `onError` and ends the observation.
+  ///
+  /// - parameter scheduling: `.async(onQueue:)` (default: the main queue)
+  ///   delivers every value on a queue; `.immediate` delivers the first value
+  ///   before `start` returns.
+  public func start(
+    in reader: some DatabaseReader,
+    scheduling scheduler: ValueObservationScheduler = .async(onQueue: .main),
+    onError: @escaping @Sendable (any Error) -> Void,
+    onChange: @escaping @Sendable (Reducer.Value) -> Void
+  ) -> AnyDatabaseCancellable {
+    let runtime = ValueObservationRuntime(
+      observation: self, reader: reader, scheduler: scheduler, onError: onError, onChange: onChange)
+    runtime.start()
+    return AnyDatabaseCancellable(cancel: { runtime.cancel() })
+  }
+
+  /// The values of the observation as an asynchronous sequence, which starts
+  /// the observation when iterated and stops it when the iterating task is
+  /// cancelled or the loop ends.
+  ///
+  ///     for try await players in observation.values(in: dbQueue) {
+  ///       print(players)
+  ///     }
+  public func values(
+    in reader: some DatabaseReader,
+    scheduling scheduler: ValueObservationScheduler = .task,
+    bufferingPolicy: AsyncValueObservation<Reducer.Value>.BufferingPolicy = .unbounded
+  ) -> AsyncValueObservation<Reducer.Value> {
+    AsyncValueObservation(bufferingPolicy: bufferingPolicy) { onError, onChange in
+      start(in: reader, scheduling: scheduler, onError: onError, onChange: onChange)
+    }
+  }
+}
