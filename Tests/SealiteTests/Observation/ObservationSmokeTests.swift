@@ -61,13 +61,12 @@ struct ObservationSmokeTests {
     let dbQueue = try DatabaseQueue()
     try await dbQueue.write { db in try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY)") }
     let values = Locked<[Int]>([])
-    let cancellable = ValueObservation.tracking { db in
+    let observation = ValueObservation.tracking { db in
       try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") ?? 0
     }
-    .start(in: dbQueue, scheduling: .async(onQueue: DispatchQueue(label: "test")), onError: { _ in }) {
-      value in
-      values.withLock { $0.append(value) }
-    }
+    let cancellable = observation.start(
+      in: dbQueue, scheduling: .async(onQueue: DispatchQueue(label: "test")), onError: { _ in },
+      onChange: { value in values.withLock { $0.append(value) } })
     for _ in 0..<3 {
       try await dbQueue.write { db in try db.execute(sql: "INSERT INTO t DEFAULT VALUES") }
     }
