@@ -21,7 +21,7 @@ LEGACY_PREFIX ?= $(CURDIR)/.build/legacy-sqlcipher
 LEGACY_SCRATCH ?= .build/legacy
 
 # What swift format checks; directories that do not exist yet are skipped.
-FORMAT_PATHS := Package.swift Sources Tests Examples KeyTools Benchmarks
+FORMAT_PATHS := Package.swift Sources Tests Examples KeyTools Tools Benchmarks
 
 .PHONY: setup build test test-legacy demo lint format clean
 

@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .library(name: "Sealite", targets: ["Sealite"]),
     .executable(name: "sealite-demo", targets: ["sealite-demo"]),
+    .executable(name: "sealite-watch", targets: ["sealite-watch"]),
   ],
   targets: [
     .systemLibrary(
@@ -16,7 +17,10 @@ let package = Package(
     ),
     .target(name: "Sealite", dependencies: ["CSQLCipher"], path: "Sources/Sealite"),
     .executableTarget(name: "sealite-demo", dependencies: ["Sealite"], path: "Examples/Demo"),
-    .testTarget(name: "SealiteTests", dependencies: ["Sealite"], path: "Tests/SealiteTests"),
+    // A writer or observer process for the multi-process observation tests.
+    .executableTarget(name: "sealite-watch", dependencies: ["Sealite"], path: "Tools/sealite-watch"),
+    .testTarget(
+      name: "SealiteTests", dependencies: ["Sealite", "sealite-watch"], path: "Tests/SealiteTests"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -43,6 +43,9 @@ public final class DatabasePool: DatabaseWriter {
       ownerKey: accessKey)
     if !configuration.readonly {
       try writer.sync { db in try db.setJournalModeWAL() }
+      if configuration.publishesChangedTables {
+        try writer.sync { db in try ChangeJournal.install(on: db) }
+      }
     }
     let currentConfiguration = Locked(configuration)
     self.currentConfiguration = currentConfiguration

@@ -29,6 +29,9 @@ public final class DatabaseQueue: DatabaseWriter {
     if configuration.journalMode == .wal, !configuration.readonly {
       try writer.sync { db in try db.setJournalModeWAL() }
     }
+    if configuration.publishesChangedTables, !configuration.readonly {
+      try writer.sync { db in try ChangeJournal.install(on: db) }
+    }
   }
 
   /// Opens a private in-memory database.

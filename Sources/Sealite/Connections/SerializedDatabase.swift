@@ -61,7 +61,11 @@ final class SerializedDatabase: @unchecked Sendable {
 
   private func closeConnection() {
     guard database.sqliteConnection != nil else { return }
-    if SQLiteFeatures.linked.supports(.optimizePragma), !database.isReadOnlyConnection {
+    // Only a connection that wrote has statistics worth refreshing; others
+    // would commit for nothing, and wake observers in other processes.
+    if SQLiteFeatures.linked.supports(.optimizePragma), !database.isReadOnlyConnection,
+      database.hasWrittenContent
+    {
       database.withAccess { db in try? db.execute(sql: "PRAGMA optimize") }
     }
     database.close()

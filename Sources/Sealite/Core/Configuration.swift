@@ -75,6 +75,34 @@ public struct Configuration: Sendable {
   /// expects for `PRAGMA cache_size`), or nil for SQLite's default.
   public var pageCacheSize: Int?
 
+  /// Whether observations started on this queue or pool also see commits
+  /// made by other processes (and by other queues or pools of this process)
+  /// to the same database file. Default true. Other processes are watched with
+  /// inotify, or by polling every 50 ms where inotify is unavailable or the
+  /// file lives on a network file system.
+  public var observesOtherProcesses = true
+
+  /// Table precision for observers in other processes. When true, each
+  /// transaction this writer commits also records, in the same transaction
+  /// (so encrypted and atomic), the names of the tables it changed, in the
+  /// table `sealite_change_journal`. Observers in other processes then
+  /// refresh only the observations whose region meets those tables; without
+  /// it, every observation refreshes after any commit of another process.
+  /// Default false.
+  ///
+  /// Every writer of the database should publish its tables. A commit of a
+  /// writer that does not (another program, say) still refreshes every
+  /// observation: at once when it comes alone (after 100 ms spent waiting for
+  /// an entry that never comes), and otherwise with the next commit of a
+  /// writer that publishes.
+  public var publishesChangedTables = false
+
+  /// Whether other processes are watched by polling `PRAGMA data_version`
+  /// every 50 ms even where inotify works. Default false. Sealite already
+  /// polls where inotify is unavailable and on network file systems, whose
+  /// remote writes inotify does not see.
+  public var observesOtherProcessesByPolling = false
+
   var preparations: [@Sendable (Database) throws -> Void] = []
   /// The key set by a key change: it wins over ``key`` and over keys given in
   /// ``prepareDatabase(_:)``, so that connections opened later use it.

@@ -38,6 +38,11 @@ public final class Database {
   let authorizationRecorder = AuthorizationRecorder()
   /// The observation layer, once something observes this connection.
   var executionObserver: (any StatementExecutionObserver)?
+  /// State that upper layers keep for the lifetime of the connection (the
+  /// watch on other processes), by key.
+  var attachments: [ObjectIdentifier: AnyObject] = [:]
+  /// True once a statement wrote rows or schema on this connection.
+  var hasWrittenContent = false
 
   /// Opens a connection. The connection is not usable until ``setUp()`` ran.
   init(path: String, description: String, configuration: Configuration, readOnly: Bool) throws {
@@ -72,6 +77,7 @@ public final class Database {
     guard let connection = sqliteConnection else { return }
     statementCache.removeAll()
     tracer = nil
+    attachments.removeAll()
     executionObserver = nil
     sqlite3_set_authorizer(connection, nil, nil)
     sqlite3_trace_v2(connection, 0, nil, nil)
@@ -130,12 +136,13 @@ public final class Database {
   }
 
   @inline(__always)
-  func didExecute(_ statement: Statement, context: AnyObject?) {
+  func didExecute(_ statement: Statement, context: AnyObject?) throws {
     if statement.mayChangeSchema {
       schemaCache.isValidated = false
       schemaCache.insertStatements.removeAll()
     }
-    executionObserver?.statementDidExecute(statement, context: context)
+    if statement.writesContent { hasWrittenContent = true }
+    try executionObserver?.statementDidExecute(statement, context: context)
   }
 
   /// Called when a statement failed: returns the error to throw.

@@ -39,7 +39,7 @@ final class StatementStepper {
     case SQLITE_DONE:
       isDone = true
       sqlite3_reset(sqliteStatement)
-      statement.database?.didExecute(statement, context: executionContext)
+      try statement.database?.didExecute(statement, context: executionContext)
       return false
     case let code:
       isDone = true
@@ -54,7 +54,7 @@ final class StatementStepper {
       sqlite3_reset(sqliteStatement)
       // A cursor dropped early still ends its statement's run (an
       // `INSERT … RETURNING` wrote all its rows at the first step).
-      statement.database?.didExecute(statement, context: executionContext)
+      try? statement.database?.didExecute(statement, context: executionContext)
     }
   }
 }

@@ -25,6 +25,9 @@ public final class Statement {
   /// True for CREATE, ALTER, DROP and other statements that may change the
   /// schema (anything that writes and is not INSERT, UPDATE, DELETE or SELECT).
   let mayChangeSchema: Bool
+  /// True for statements that write rows or schema (not pragmas, transaction
+  /// control, ATTACH or VACUUM).
+  let writesContent: Bool
   /// What the statement reads and writes, as SQLite's authorizer reported it.
   let authorization: StatementAuthorization
 
@@ -45,9 +48,13 @@ public final class Statement {
     }
     if sqlite3_stmt_readonly(sqliteStatement) != 0 {
       mayChangeSchema = false
+      writesContent = false
     } else {
       let keyword = sql.drop { !$0.isLetter }.prefix { $0.isLetter }.uppercased()
       mayChangeSchema = !["INSERT", "UPDATE", "DELETE", "REPLACE", "WITH", "SELECT"].contains(keyword)
+      writesContent = ![
+        "PRAGMA", "BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE", "ATTACH", "DETACH", "VACUUM",
+      ].contains(keyword)
     }
     let columnCount = Int(sqlite3_column_count(sqliteStatement))
     layout = RowLayout(
@@ -145,7 +152,7 @@ public final class Statement {
       }
     }
     sqlite3_reset(sqliteStatement)
-    database.didExecute(self, context: context)
+    try database.didExecute(self, context: context)
   }
 
   /// Runs the statement with one value per parameter, in order, without the
@@ -170,7 +177,7 @@ public final class Statement {
       throw database.didFail(self, context: context, error: error)
     }
     sqlite3_reset(sqliteStatement)
-    database.didExecute(self, context: context)
+    try database.didExecute(self, context: context)
   }
 
   /// Builds the error for a failed step or bind, with this statement's SQL.

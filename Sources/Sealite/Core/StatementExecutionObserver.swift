@@ -5,7 +5,9 @@ protocol StatementExecutionObserver: AnyObject {
   /// ``statementDidExecute(_:context:)`` or ``statementDidFail(_:context:error:)``.
   func statementWillExecute(_ statement: Statement) throws -> AnyObject?
   /// Called once `statement` ran to completion (or a cursor over it ended).
-  func statementDidExecute(_ statement: Statement, context: AnyObject?)
+  /// Throws if work the observer does after the statement failed (the commit
+  /// of a transaction it opened around the statement).
+  func statementDidExecute(_ statement: Statement, context: AnyObject?) throws
   /// Called when `statement` failed with `error`; returns the error to throw
   /// (an observer that refused a commit replaces SQLite's generic error).
   func statementDidFail(_ statement: Statement, context: AnyObject?, error: DatabaseError) -> any Error

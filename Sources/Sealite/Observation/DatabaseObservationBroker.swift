@@ -100,6 +100,9 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
     var reportedTables: Set<String> = []
     let totalChangesBefore: CInt
     let previous: StatementExecution?
+    /// True if the broker opened a transaction around this statement, to
+    /// record its changed tables in the change journal before it commits.
+    var isWrappedInTransaction = false
 
     init(statement: Statement, totalChangesBefore: CInt, previous: StatementExecution?) {
       self.statement = statement
@@ -134,18 +137,49 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
       }
     }
     if execution.observersByTable.isEmpty && commitPreparation == nil { return nil }
+    if commitPreparation != nil, authorization.transactionEffect == nil, !database.isInsideTransaction,
+      Self.canRunInTransaction(statement)
+    {
+      // A statement outside of a transaction commits on its own, where the
+      // journal can not be written: give it a transaction of its own.
+      try database.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+      execution.isWrappedInTransaction = true
+    }
     currentExecution = execution
     return execution
   }
 
-  func statementDidExecute(_ statement: Statement, context: AnyObject?) {
-    if let execution = context as? StatementExecution { finish(execution) }
+  /// Data statements and schema changes run in a transaction; VACUUM,
+  /// PRAGMA, ATTACH and DETACH may not.
+  private static func canRunInTransaction(_ statement: Statement) -> Bool {
+    let keyword = statement.sql.drop { !$0.isLetter }.prefix { $0.isLetter }.uppercased()
+    return ["INSERT", "UPDATE", "DELETE", "REPLACE", "WITH", "CREATE", "DROP", "ALTER"].contains(keyword)
+  }
+
+  func statementDidExecute(_ statement: Statement, context: AnyObject?) throws {
+    if let execution = context as? StatementExecution {
+      finish(execution)
+      if execution.isWrappedInTransaction {
+        do {
+          try database.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+        } catch {
+          try? database.rollback()
+          throw error
+        }
+      }
+    }
     noteTransactionEnd(of: statement)
     deliverTransactionEnd()
+    // Without hooks (no observer), an autocommitted statement ends its
+    // transaction unseen: its tables must not leak into the next one.
+    if !changedTables.isEmpty && !database.isInsideTransaction { changedTables = [:] }
   }
 
   func statementDidFail(_ statement: Statement, context: AnyObject?, error: DatabaseError) -> any Error {
-    if let execution = context as? StatementExecution { finish(execution) }
+    if let execution = context as? StatementExecution {
+      finish(execution)
+      if execution.isWrappedInTransaction { try? database.rollback() }
+    }
     let observerError = willCommitError
     willCommitError = nil
     deliverTransactionEnd()

@@ -1,0 +1,245 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Sealite
+
+/// Creates the tables `sealite-watch` expects.
+private func makeSchema(_ writer: some DatabaseWriter) throws {
+  try writer.write { db in
+    try db.execute(
+      sql: """
+        CREATE TABLE IF NOT EXISTS counter (id INTEGER PRIMARY KEY, value INTEGER NOT NULL);
+        INSERT OR IGNORE INTO counter (id, value) VALUES (1, 0);
+        CREATE TABLE IF NOT EXISTS unrelated (id INTEGER PRIMARY KEY);
+        """)
+  }
+}
+
+/// Polls `condition` until it holds or 10 seconds passed.
+private func eventually(_ condition: () -> Bool) -> Bool {
+  let deadline = Date().addingTimeInterval(10)
+  while Date() < deadline {
+    if condition() { return true }
+    Thread.sleep(forTimeInterval: 0.005)
+  }
+  return condition()
+}
+
+enum WriterKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  case queue, pool
+  var testDescription: String { rawValue }
+
+  func open(_ path: String, _ configuration: Configuration) throws -> any DatabaseWriter {
+    switch self {
+    case .queue:
+      var configuration = configuration
+      configuration.journalMode = .wal
+      return try DatabaseQueue(path: path, configuration: configuration)
+    case .pool:
+      return try DatabasePool(path: path, configuration: configuration)
+    }
+  }
+}
+
+@Suite("Observing other processes")
+struct OtherProcessesObservationTests {
+  @Test(
+    "A ValueObservation sees the commits of another connection to the same encrypted file",
+    arguments: WriterKind.allCases)
+  func valueObservationSeesOtherConnection(kind: WriterKind) throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    let other = try DatabasePool(path: path, configuration: rawKeyConfiguration())
+    try makeSchema(other)
+    let observed = try kind.open(path, rawKeyConfiguration())
+    let values = Locked<[Int]>([])
+    let cancellable = ValueObservation.tracking { db in
+      try Int.fetchOne(db, sql: "SELECT value FROM counter WHERE id = 1") ?? -1
+    }.start(
+      in: observed, scheduling: .async(onQueue: DispatchQueue(label: "values")), onError: { _ in },
+      onChange: { value in values.withLock { $0.append(value) } })
+    #expect(eventually { values.value == [0] })
+    for value in 1...20 {
+      try other.write { db in try db.execute(sql: "UPDATE counter SET value = ?", arguments: [value]) }
+    }
+    #expect(eventually { values.value.last == 20 })
+    #expect(values.value == values.value.sorted())
+    cancellable.cancel()
+  }
+
+  @Test("A DatabaseRegionObservation sees the commits of another connection", arguments: WriterKind.allCases)
+  func regionObservationSeesOtherConnection(kind: WriterKind) throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    let other = try DatabasePool(path: path, configuration: rawKeyConfiguration())
+    try makeSchema(other)
+    let observed = try kind.open(path, rawKeyConfiguration())
+    let count = Locked(0)
+    let cancellable = DatabaseRegionObservation(tracking: Table("counter")).start(
+      in: observed, onError: { _ in }, onChange: { _ in count.withLock { $0 += 1 } })
+    try other.write { db in try db.execute(sql: "UPDATE counter SET value = 1") }
+    #expect(eventually { count.value >= 1 })
+    cancellable.cancel()
+  }
+
+  @Test("Polling sees the commits of another connection where inotify is not used")
+  func pollingFallback() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    let other = try DatabasePool(path: path, configuration: rawKeyConfiguration())
+    try makeSchema(other)
+    var config = rawKeyConfiguration()
+    config.observesOtherProcessesByPolling = true
+    let observed = try DatabasePool(path: path, configuration: config)
+    let values = Locked<[Int]>([])
+    let cancellable = ValueObservation.tracking { db in
+      try Int.fetchOne(db, sql: "SELECT value FROM counter") ?? -1
+    }.start(
+      in: observed, scheduling: .async(onQueue: DispatchQueue(label: "values")), onError: { _ in },
+      onChange: { value in values.withLock { $0.append(value) } })
+    try other.write { db in try db.execute(sql: "UPDATE counter SET value = 7") }
+    #expect(eventually { values.value.last == 7 })
+    cancellable.cancel()
+  }
+
+  @Test("Without observesOtherProcesses, commits of other connections go unseen")
+  func optOut() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    let other = try DatabasePool(path: path, configuration: rawKeyConfiguration())
+    try makeSchema(other)
+    var config = rawKeyConfiguration()
+    config.observesOtherProcesses = false
+    let observed = try DatabasePool(path: path, configuration: config)
+    let values = Locked<[Int]>([])
+    let cancellable = ValueObservation.tracking { db in
+      try Int.fetchOne(db, sql: "SELECT value FROM counter") ?? -1
+    }.start(
+      in: observed, scheduling: .async(onQueue: DispatchQueue(label: "values")), onError: { _ in },
+      onChange: { value in values.withLock { $0.append(value) } })
+    #expect(eventually { values.value == [0] })
+    try other.write { db in try db.execute(sql: "UPDATE counter SET value = 7") }
+    // A local commit still refreshes: the other commit is then seen too.
+    Thread.sleep(forTimeInterval: 0.3)
+    #expect(values.value == [0])
+    cancellable.cancel()
+  }
+
+  @Test(
+    "With table precision, commits of other processes refresh only observations of the changed tables",
+    arguments: [true, false])
+  func tablePrecision(publishes: Bool) throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    var writerConfig = rawKeyConfiguration()
+    writerConfig.publishesChangedTables = publishes
+    let other = try DatabasePool(path: path, configuration: writerConfig)
+    try makeSchema(other)
+    let observed = try DatabasePool(path: path, configuration: rawKeyConfiguration())
+    let unrelatedFetches = Locked(0)
+    let unrelatedValues = Locked(0)
+    let counterValues = Locked<[Int]>([])
+    let queue = DispatchQueue(label: "values")
+    let unrelated = ValueObservation.tracking { db in
+      try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM unrelated") ?? 0
+    }.handleEvents(willFetch: { unrelatedFetches.withLock { $0 += 1 } })
+      .start(
+        in: observed, scheduling: .async(onQueue: queue), onError: { _ in },
+        onChange: { _ in unrelatedValues.withLock { $0 += 1 } })
+    let counter = ValueObservation.tracking { db in
+      try Int.fetchOne(db, sql: "SELECT value FROM counter") ?? -1
+    }.start(
+      in: observed, scheduling: .async(onQueue: queue), onError: { _ in },
+      onChange: { value in counterValues.withLock { $0.append(value) } })
+    #expect(eventually { unrelatedValues.value == 1 && counterValues.value == [0] })
+    for value in 1...10 {
+      try other.write { db in try db.execute(sql: "UPDATE counter SET value = ?", arguments: [value]) }
+      #expect(eventually { counterValues.value.last == value })
+    }
+    if publishes {
+      #expect(unrelatedFetches.value == 1)
+    } else {
+      #expect(unrelatedFetches.value > 1)
+    }
+    // Refreshes caused by other processes never deliver an unchanged value again.
+    #expect(unrelatedValues.value == 1)
+    // The unrelated table changes: its observation refreshes.
+    try other.write { db in try db.execute(sql: "INSERT INTO unrelated DEFAULT VALUES") }
+    #expect(eventually { unrelatedValues.value == 2 })
+    unrelated.cancel()
+    counter.cancel()
+  }
+
+  @Test("With table precision, a commit that publishes no tables still refreshes every observation")
+  func unpublishedCommitRefreshes() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    var writerConfig = rawKeyConfiguration()
+    writerConfig.publishesChangedTables = true
+    let publishing = try DatabasePool(path: path, configuration: writerConfig)
+    try makeSchema(publishing)
+    let observed = try DatabasePool(path: path, configuration: rawKeyConfiguration())
+    let values = Locked<[Int]>([])
+    let cancellable = ValueObservation.tracking { db in
+      try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM unrelated") ?? -1
+    }.start(
+      in: observed, scheduling: .async(onQueue: DispatchQueue(label: "values")), onError: { _ in },
+      onChange: { value in values.withLock { $0.append(value) } })
+    let counterValues = Locked<[Int]>([])
+    let counter = ValueObservation.tracking { db in
+      try Int.fetchOne(db, sql: "SELECT value FROM counter") ?? -1
+    }.start(
+      in: observed, scheduling: .async(onQueue: DispatchQueue(label: "counter")), onError: { _ in },
+      onChange: { value in counterValues.withLock { $0.append(value) } })
+    #expect(eventually { values.value == [0] && counterValues.value == [0] })
+    try publishing.write { db in try db.execute(sql: "UPDATE counter SET value = 1") }
+    #expect(eventually { counterValues.value == [0, 1] })
+    #expect(values.value == [0])
+    // A writer that does not publish its tables (another program, say): the
+    // change comes without journal entry, and refreshes every observation.
+    let plain = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
+    try plain.write { db in try db.execute(sql: "INSERT INTO unrelated DEFAULT VALUES") }
+    #expect(eventually { values.value == [0, 1] })
+    cancellable.cancel()
+    counter.cancel()
+  }
+
+  @Test("One writer process and three reader processes: every reader ends on the writer's final state")
+  func multiProcess() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    let commits =
+      ProcessInfo.processInfo.environment["SEALITE_MULTIPROCESS_COMMITS"].flatMap(Int.init) ?? 1000
+    // The writer's first open creates the change journal (a schema change,
+    // which refreshes every observation): done here, before readers start.
+    var setupConfig = rawKeyConfiguration()
+    setupConfig.publishesChangedTables = true
+    let setup = try DatabasePool(path: path, configuration: setupConfig)
+    try makeSchema(setup)
+    try setup.close()
+    let key = String(repeating: "42", count: 32) + "\n"
+    let readers = try (0..<3).map { index in
+      try SpawnedProcess(
+        sealiteWatchPath, ["observe", path, "--until", "\(commits)"] + (index == 2 ? ["--queue"] : []),
+        input: key)
+    }
+    for reader in readers {
+      #expect(reader.waitForLine(startingWith: "ready") != nil, "\(reader.errorOutput)")
+    }
+    let writer = try SpawnedProcess(
+      sealiteWatchPath, ["write", path, "--commits", "\(commits)", "--publish-tables"], input: key)
+    #expect(writer.waitForExit() == 0, "\(writer.errorOutput)")
+    #expect(writer.value("done") == commits)
+    for reader in readers {
+      #expect(reader.waitForExit() == 0, "\(reader.errorOutput)")
+      #expect(reader.value("final") == commits)
+      #expect(reader.value("backwards") == 0)
+      #expect(reader.value("unrelated-refreshes") == 0)
+      #expect(reader.value("unrelated-changes") == 0)
+    }
+    // The key never reached a command line: the children got it on standard input.
+    let database = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
+    #expect(try database.read { db in try Int.fetchOne(db, sql: "SELECT value FROM counter") } == commits)
+  }
+}
