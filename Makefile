@@ -4,6 +4,7 @@
 #   make demo          run the demo inside a private keyring session
 #   make test          test suite against the system SQLCipher 4.x
 #   make test-legacy   same suite against SQLCipher 3.4.1 (SQLite 3.15.2) in a private prefix
+#   make bench         benchmarks, release build (make bench ARGS='observation-latency')
 #   make lint          swift format lint (make format rewrites in place)
 
 SHELL := /bin/bash
@@ -23,7 +24,7 @@ LEGACY_SCRATCH ?= .build/legacy
 # What swift format checks; directories that do not exist yet are skipped.
 FORMAT_PATHS := Package.swift Sources Tests Examples KeyTools Tools Benchmarks
 
-.PHONY: setup build test test-legacy demo lint format clean
+.PHONY: setup build test test-legacy demo bench lint format clean
 
 setup:
 	scripts/setup
@@ -74,6 +75,12 @@ test-legacy: setup
 
 demo: setup
 	scripts/with-keyring $(SWIFT) run -c debug sealite-demo $(ARGS)
+
+# Benchmarks in a release build: make bench ARGS='observation-latency'
+bench: setup
+	$(SWIFT) build -c release --product sealite-watch
+	$(SWIFT) build -c release --product sealite-bench
+	"$$($(SWIFT) build -c release --show-bin-path)/sealite-bench" $(ARGS)
 
 lint:
 	@paths=(); for p in $(FORMAT_PATHS); do [ ! -e "$$p" ] || paths+=("$$p"); done

@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "Sealite", targets: ["Sealite"]),
     .executable(name: "sealite-demo", targets: ["sealite-demo"]),
     .executable(name: "sealite-watch", targets: ["sealite-watch"]),
+    .executable(name: "sealite-bench", targets: ["sealite-bench"]),
   ],
   targets: [
     .systemLibrary(
@@ -19,6 +20,8 @@ let package = Package(
     .executableTarget(name: "sealite-demo", dependencies: ["Sealite"], path: "Examples/Demo"),
     // A writer or observer process for the multi-process observation tests.
     .executableTarget(name: "sealite-watch", dependencies: ["Sealite"], path: "Tools/sealite-watch"),
+    .executableTarget(
+      name: "sealite-bench", dependencies: ["Sealite"], path: "Benchmarks/sealite-bench"),
     .testTarget(
       name: "SealiteTests", dependencies: ["Sealite", "sealite-watch"], path: "Tests/SealiteTests"),
   ],
