@@ -71,6 +71,23 @@ struct ChangeJournalTests {
     #expect(count == ChangeJournal.retainedEntryCount)
   }
 
+  @Test("Journal entries are encrypted like the rest of the database")
+  func journalIsEncrypted() throws {
+    let directory = TemporaryDirectory()
+    let pool = try publishingPool(directory)
+    let marker = "zebra_journal_marker"
+    try pool.write { db in
+      try db.execute(sql: "CREATE TABLE \(marker) (id INTEGER PRIMARY KEY)")
+    }
+    try pool.write { db in try db.execute(sql: "INSERT INTO \(marker) DEFAULT VALUES") }
+    #expect(try journal(pool).last == [marker])
+    for name in ["db.sqlite", "db.sqlite-wal"] {
+      let bytes = try #require(fileBytes(directory.path(name)))
+      #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(name) holds the table name in clear")
+      #expect(bytes.range(of: Data(ChangeJournal.tableName.utf8)) == nil)
+    }
+  }
+
   @Test("A dropped journal is created again at the next commit")
   func droppedJournalRecreated() throws {
     let directory = TemporaryDirectory()
