@@ -80,6 +80,11 @@ public struct Configuration: Sendable {
   /// to the same database file. Default true. Other processes are watched with
   /// inotify, or by polling every 50 ms where inotify is unavailable or the
   /// file lives on a network file system.
+  ///
+  /// Each check is a short read transaction. In WAL mode (every
+  /// ``DatabasePool``) it never blocks a writer; with a rollback journal it
+  /// holds a shared lock for a moment, so writers in other processes should
+  /// then use a ``BusyMode/timeout(_:)``.
   public var observesOtherProcesses = true
 
   /// Table precision for observers in other processes. When true, each

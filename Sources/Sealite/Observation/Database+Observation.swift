@@ -86,14 +86,14 @@ extension DatabaseWriter {
   /// ``Database/add(transactionObserver:extent:)``). Safe to call from inside
   /// an access of this writer.
   public func add(
-    transactionObserver: some TransactionObserver & Sendable,
+    transactionObserver: some TransactionObserver,
     extent: TransactionObservationExtent = .observerLifetime
   ) {
     _ = try? withWriterConnection { db in db.add(transactionObserver: transactionObserver, extent: extent) }
   }
 
   /// Removes a transaction observer from the writer connection.
-  public func remove(transactionObserver: some TransactionObserver & Sendable) {
+  public func remove(transactionObserver: some TransactionObserver) {
     _ = try? withWriterConnection { db in db.remove(transactionObserver: transactionObserver) }
   }
 
