@@ -164,6 +164,8 @@ public struct DatabaseRegion: Sendable, Hashable, CustomStringConvertible {
 extension Statement {
   /// The part of the database the statement reads.
   public var databaseRegion: DatabaseRegion {
+    // Old SQLite versions may not tell which tables were read: assume all.
+    if authorization.mayReadUnreportedTables { return .fullDatabase }
     var region = DatabaseRegion()
     for (table, columns) in authorization.reads {
       // An empty column name means the whole table was read (`COUNT(*)`).
