@@ -132,7 +132,13 @@ public final class Database {
   @inline(__always)
   func willExecute(_ statement: Statement) throws -> AnyObject? {
     _ = try requireAccess(sql: statement.sql)
-    return try executionObserver?.statementWillExecute(statement)
+    guard let executionObserver else {
+      statement.selectedRowIDs = nil
+      return nil
+    }
+    // The restriction was set for this run only (the statement is cached).
+    defer { statement.selectedRowIDs = nil }
+    return try executionObserver.statementWillExecute(statement)
   }
 
   @inline(__always)
@@ -142,6 +148,11 @@ public final class Database {
       schemaCache.insertStatements.removeAll()
     }
     if statement.writesContent { hasWrittenContent = true }
+    if statement.changesSchema {
+      // Cached statements would keep what the authorizer reported when they
+      // were compiled (writes of a trigger created since would go unseen).
+      statementCache.removeAll()
+    }
     try executionObserver?.statementDidExecute(statement, context: context)
   }
 

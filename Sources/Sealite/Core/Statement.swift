@@ -25,11 +25,20 @@ public final class Statement {
   /// True for CREATE, ALTER, DROP and other statements that may change the
   /// schema (anything that writes and is not INSERT, UPDATE, DELETE or SELECT).
   let mayChangeSchema: Bool
+  /// True for CREATE, DROP and ALTER: the statements compiled before may then
+  /// run different programs (a new trigger), which SQLite recompiles silently.
+  let changesSchema: Bool
   /// True for statements that write rows or schema (not pragmas, transaction
   /// control, ATTACH or VACUUM).
   let writesContent: Bool
   /// What the statement reads and writes, as SQLite's authorizer reported it.
   let authorization: StatementAuthorization
+  /// See `tablesOpenedForReading`.
+  var openedTablesCache: Set<String>?
+  /// The only rows of its table the next run selects, when the query interface
+  /// knows them (`filter(key:)` on a rowid primary key): observations of the
+  /// statement then ignore changes to other rows. Cleared at each run.
+  var selectedRowIDs: (table: String, rowIDs: Set<Int64>)?
 
   init(
     database: Database, sql: String, sqliteStatement: SQLiteStatement,
@@ -49,9 +58,11 @@ public final class Statement {
     if sqlite3_stmt_readonly(sqliteStatement) != 0 {
       mayChangeSchema = false
       writesContent = false
+      changesSchema = false
     } else {
       let keyword = sql.drop { !$0.isLetter }.prefix { $0.isLetter }.uppercased()
       mayChangeSchema = !["INSERT", "UPDATE", "DELETE", "REPLACE", "WITH", "SELECT"].contains(keyword)
+      changesSchema = ["CREATE", "DROP", "ALTER"].contains(keyword)
       writesContent = ![
         "PRAGMA", "BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE", "ATTACH", "DETACH", "VACUUM",
       ].contains(keyword)

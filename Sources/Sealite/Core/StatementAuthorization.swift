@@ -13,6 +13,28 @@ struct StatementAuthorization {
   var writes: [StatementWrite] = []
   /// What the statement does to the transaction, if anything.
   var transactionEffect: TransactionEffect?
+  /// The savepoint a `SAVEPOINT`, `RELEASE` or `ROLLBACK TO` statement names.
+  var savepointName: String?
+  /// True for `DROP TABLE`, which deletes rows without counting them as changes.
+  var dropsTable = false
+  /// True if the statement selects (a SELECT statement, or a subquery).
+  var selects = false
+  /// True if the statement reads one of SQLite's own tables (`sqlite_master`…).
+  var readsInternalTable = false
+  /// True if the statement calls `COUNT`.
+  var counts = false
+
+  /// True when the reported reads may miss tables: before SQLite 3.19.0, the
+  /// authorizer does not report a table none of whose columns is used
+  /// (`SELECT COUNT(*) FROM t`, `SELECT 1 FROM t`), so a statement that counts,
+  /// or selects without reading any column, may read any table.
+  var mayReadUnreportedTables: Bool {
+    guard !StatementAuthorization.reportsTablesWithoutColumns else { return false }
+    return counts || (selects && reads.isEmpty && !readsInternalTable)
+  }
+
+  /// SQLite 3.19.0 reports tables read without columns with an empty column name.
+  static let reportsTablesWithoutColumns = sqlite3_libversion_number() >= 3_019_000
 
   /// A write the statement may perform.
   struct StatementWrite: Hashable {
@@ -36,7 +58,10 @@ struct StatementAuthorization {
     case SQLITE_READ:
       guard let first else { return }
       let table = String(cString: first)
-      guard !StatementAuthorization.isInternal(table) else { return }
+      guard !StatementAuthorization.isInternal(table) else {
+        readsInternalTable = true
+        return
+      }
       let column = second.map { String(cString: $0).lowercased() } ?? ""
       reads[table.lowercased(), default: []].insert(column)
     case SQLITE_INSERT, SQLITE_DELETE, SQLITE_UPDATE:
@@ -58,7 +83,12 @@ struct StatementAuthorization {
       guard let first else { return }
       let table = String(cString: first)
       guard !StatementAuthorization.isInternal(table) else { return }
+      dropsTable = true
       writes.append(StatementWrite(kind: .delete, tableName: table, columnNames: []))
+    case SQLITE_SELECT:
+      selects = true
+    case SQLITE_FUNCTION:
+      if let second, String(cString: second).lowercased() == "count" { counts = true }
     case SQLITE_TRANSACTION:
       switch first.map({ String(cString: $0).uppercased() }) {
       case "BEGIN": transactionEffect = .begin
@@ -67,6 +97,7 @@ struct StatementAuthorization {
       default: break
       }
     case SQLITE_SAVEPOINT:
+      savepointName = second.map { String(cString: $0) }
       switch first.map({ String(cString: $0).uppercased() }) {
       case "BEGIN": transactionEffect = .savepoint
       case "RELEASE": transactionEffect = .releaseSavepoint

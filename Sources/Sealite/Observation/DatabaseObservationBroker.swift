@@ -11,6 +11,10 @@ import Foundation
 /// table that the hook did not report (`WITHOUT ROWID` tables, the truncate
 /// optimization) is announced with `databaseDidChange()` once the statement
 /// ran, if it changed anything.
+///
+/// Changes made inside a savepoint are held back until the savepoint is
+/// released, and forgotten if it is rolled back: observers only hear of
+/// changes that can still commit.
 final class DatabaseObservationBroker: StatementExecutionObserver {
   /// The connection; unowned because it owns the broker.
   private unowned(unsafe) let database: Database
@@ -168,8 +172,10 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
         }
       }
     }
+    noteSavepoint(of: statement)
     noteTransactionEnd(of: statement)
     deliverTransactionEnd()
+    forgetSavepointsOutsideOfTransaction()
     // Without hooks (no observer), an autocommitted statement ends its
     // transaction unseen: its tables must not leak into the next one.
     if !changedTables.isEmpty && !database.isInsideTransaction { changedTables = [:] }
@@ -182,7 +188,15 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
     }
     let observerError = willCommitError
     willCommitError = nil
+    if observerError != nil && database.isInsideTransaction {
+      // SQLite rolled the refused transaction back, but a refused RELEASE of
+      // the savepoint that opened it leaves autocommit off, as if a transaction
+      // were still open: end it, as after a refused COMMIT. The rollback is
+      // reported once, by the ROLLBACK statement.
+      try? database.rollback()
+    }
     deliverTransactionEnd()
+    forgetSavepointsOutsideOfTransaction()
     return observerError ?? error
   }
 
@@ -199,6 +213,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
       try commitPreparation(database, Set(changedTables.values))
     }
     if hasNotifiedChanges && !willCommitWasSent {
+      deliverHeldBackChanges()
       try sendWillCommit()
     }
   }
@@ -206,9 +221,10 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
   /// True if releasing this savepoint ends the transaction: Sealite's own
   /// savepoints always run inside a transaction, so only a savepoint that
   /// opened the transaction qualifies, which SQL alone can not tell; this
-  /// assumes so when no BEGIN was seen.
+  /// assumes so when no BEGIN was seen, unless the savepoint is nested in
+  /// another one this broker saw open.
   private func isOutermostSavepointRelease(_ statement: Statement) -> Bool {
-    !transactionBegunWithBegin
+    !transactionBegunWithBegin && (savepointIndex(statement.authorization.savepointName) ?? 0) == 0
   }
 
   private var transactionBegunWithBegin = false
@@ -230,7 +246,10 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
 
   private func finish(_ execution: StatementExecution) {
     currentExecution = execution.previous
-    let changed = connection.map { sqlite3_total_changes($0) } != execution.totalChangesBefore
+    // A dropped table lost its rows, though SQLite counts no change.
+    let changed =
+      connection.map { sqlite3_total_changes($0) } != execution.totalChangesBefore
+      || execution.statement.authorization.dropsTable
     guard changed || !execution.reportedTables.isEmpty else { return }
     for write in execution.statement.authorization.writes {
       let key = write.tableName.lowercased()
@@ -238,10 +257,107 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
       // Rows SQLite did not report one by one: `WITHOUT ROWID` tables, the
       // truncate optimization.
       changedTables[key] = write.tableName
-      for entry in execution.observersByTable[key] ?? [] where !entry.isStoppedUntilNextTransaction {
-        withCurrentBroker { entry.observer?.databaseDidChange() }
+      if let interested = execution.observersByTable[key] { tell(.table(interested)) }
+    }
+  }
+
+  // MARK: - Savepoints
+
+  /// A change, and the observers that asked for it.
+  private enum Change {
+    /// A row reported by the update hook.
+    case row(DatabaseEvent, [ObserverEntry])
+    /// A table changed without rows being reported.
+    case table([ObserverEntry])
+  }
+
+  /// An open savepoint, and the changes made since it began.
+  private struct Savepoint {
+    /// Lowercased: SQLite compares savepoint names case-insensitively.
+    let name: String
+    var changes: [Change] = []
+  }
+
+  /// The open savepoints of the current transaction, innermost last.
+  private var savepoints: [Savepoint] = []
+
+  /// Tells observers of a change, or holds it back while a savepoint is open.
+  private func tell(_ change: Change) {
+    if savepoints.isEmpty {
+      deliver(change)
+    } else {
+      savepoints[savepoints.count - 1].changes.append(change)
+    }
+  }
+
+  private func deliver(_ change: Change) {
+    withCurrentBroker {
+      switch change {
+      case .row(let event, let interested):
+        // A change held back by a savepoint skips observers removed meanwhile.
+        for entry in interested where !entry.isStoppedUntilNextTransaction && isRegistered(entry) {
+          entry.observer?.databaseDidChange(with: event)
+        }
+      case .table(let interested):
+        for entry in interested where !entry.isStoppedUntilNextTransaction && isRegistered(entry) {
+          entry.observer?.databaseDidChange()
+        }
       }
     }
+  }
+
+  private func isRegistered(_ entry: ObserverEntry) -> Bool {
+    entries.contains { $0 === entry }
+  }
+
+  /// The innermost open savepoint named `name`.
+  private func savepointIndex(_ name: String?) -> Int? {
+    guard let name = name?.lowercased() else { return nil }
+    return savepoints.lastIndex { $0.name == name }
+  }
+
+  /// Follows SAVEPOINT, RELEASE and ROLLBACK TO once they succeeded.
+  private func noteSavepoint(of statement: Statement) {
+    let authorization = statement.authorization
+    switch authorization.transactionEffect {
+    case .savepoint:
+      savepoints.append(Savepoint(name: authorization.savepointName?.lowercased() ?? ""))
+    case .releaseSavepoint:
+      // A savepoint this broker did not see open (it was opened before the
+      // first observer came) lies below every savepoint it knows.
+      let index = savepointIndex(authorization.savepointName) ?? 0
+      guard index < savepoints.count else { return }
+      let released = savepoints[index...].flatMap(\.changes)
+      savepoints.removeSubrange(index...)
+      if savepoints.isEmpty {
+        for change in released { deliver(change) }
+      } else {
+        savepoints[savepoints.count - 1].changes += released
+      }
+    case .rollbackToSavepoint:
+      // The savepoint stays open, emptied; the ones opened after it are gone.
+      if let index = savepointIndex(authorization.savepointName) {
+        savepoints.removeSubrange((index + 1)...)
+        savepoints[index].changes = []
+      } else {
+        savepoints = []
+      }
+    default:
+      break
+    }
+  }
+
+  /// Tells observers of every change held back (the transaction commits).
+  private func deliverHeldBackChanges() {
+    let held = savepoints.flatMap(\.changes)
+    savepoints = []
+    for change in held { deliver(change) }
+  }
+
+  /// Once the transaction is over, no savepoint is open: a commit delivered
+  /// the held-back changes, a rollback undid them.
+  private func forgetSavepointsOutsideOfTransaction() {
+    if !database.isInsideTransaction { savepoints = [] }
   }
 
   // MARK: - Hooks
@@ -296,17 +412,14 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
     execution.reportedTables.insert(key)
     guard let interested = execution.observersByTable[key], let eventKind = DatabaseEvent.Kind(rawValue: kind)
     else { return }
-    let event = DatabaseEvent(kind: eventKind, tableName: tableName, rowID: rowID)
-    withCurrentBroker {
-      for entry in interested where !entry.isStoppedUntilNextTransaction {
-        entry.observer?.databaseDidChange(with: event)
-      }
-    }
+    tell(.row(DatabaseEvent(kind: eventKind, tableName: tableName, rowID: rowID), interested))
   }
 
   /// The commit hook: false refuses the commit (an observer threw).
   private func transactionWillCommit() -> Bool {
     commitIsPending = true
+    // Changes of savepoints still open commit too: observers hear of them first.
+    deliverHeldBackChanges()
     guard !willCommitWasSent else { return true }
     do {
       try sendWillCommit()
@@ -349,6 +462,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
 
   private func endTransaction() {
     changedTables = [:]
+    savepoints = []
     willCommitWasSent = false
     hasNotifiedChanges = false
     transactionBegunWithBegin = false

@@ -165,9 +165,19 @@ extension Statement {
   /// The part of the database the statement reads.
   public var databaseRegion: DatabaseRegion {
     var region = DatabaseRegion()
+    if authorization.mayReadUnreportedTables {
+      // Old SQLite versions do not report tables read without columns: the
+      // statement's program tells them.
+      for table in tablesOpenedForReading where !StatementAuthorization.isInternal(table) {
+        region.formUnion(DatabaseRegion(table: table))
+      }
+    }
     for (table, columns) in authorization.reads {
       // An empty column name means the whole table was read (`COUNT(*)`).
       region.formUnion(DatabaseRegion(table: table, columns: columns.contains("") ? nil : columns))
+    }
+    if let selectedRowIDs {
+      region = region.restricted(table: selectedRowIDs.table, toRowIDs: selectedRowIDs.rowIDs)
     }
     return region
   }

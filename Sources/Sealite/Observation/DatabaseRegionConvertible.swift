@@ -49,23 +49,10 @@ extension QueryInterfaceRequest: DatabaseRegionConvertible {
   public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
     let prepared = try makePreparedRequest(db, forSingleResult: false)
     var region = prepared.statement.databaseRegion
+    // The statement does not run: its restriction must not outlive this call.
+    prepared.statement.selectedRowIDs = nil
     for table in relation.prefetchedTableNames {
       region.formUnion(DatabaseRegion(table: table))
-    }
-    if !relation.primaryKeyFilters.isEmpty, !relation.hasJoins, relation.prefetches.isEmpty,
-      try db.primaryKey(relation.tableName).rowIDColumn != nil
-    {
-      var rowIDs: Set<Int64>?
-      for values in relation.primaryKeyFilters {
-        let integers = values.compactMap { value -> Int64? in
-          if case .int64(let integer) = value.storage { return integer }
-          return nil
-        }
-        // A key that is not an integer selects no rowid: keep the whole table.
-        guard integers.count == values.count else { return region }
-        rowIDs = rowIDs.map { $0.intersection(integers) } ?? Set(integers)
-      }
-      if let rowIDs { region = region.restricted(table: relation.tableName, toRowIDs: rowIDs) }
     }
     return region
   }

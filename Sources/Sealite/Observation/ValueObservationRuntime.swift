@@ -172,23 +172,25 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
   }
 
   private func fetchAsynchronously() {
-    let body: @Sendable (Result<Database, any Error>) -> Void = { [self] result in
-      do {
-        let db = try result.get()
-        let value = try fetchAndReduce(db)
+    let complete: @Sendable (Result<Reducer.Value?, any Error>) -> Void = { [self] result in
+      switch result {
+      case .success(let value):
         if let value { deliver(value) }
-      } catch {
+        fetchDidEnd()
+      case .failure(let error):
         fail(error, synchronously: false)
-        return
       }
-      fetchDidEnd()
     }
     if observation.requiresWriteAccess, let writer {
-      writer.asyncWriteWithoutTransaction { db in
-        body(Result { db })
+      // In a transaction, as the first fetch of `.immediate`: the fetch may
+      // write, and all its statements see the same state.
+      writer.asyncWriteWithoutTransaction { [self] db in
+        complete(Result { try db.writeTransaction { db in try fetchAndReduce(db) } })
       }
     } else {
-      reader.asyncRead(body)
+      reader.asyncRead { [self] result in
+        complete(Result { try fetchAndReduce(result.get()) })
+      }
     }
   }
 

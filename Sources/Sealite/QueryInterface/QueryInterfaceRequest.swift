@@ -23,6 +23,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     // The cached statement, unless a cursor is iterating it.
     let usable = try db.fetchStatement(sql: sql)
     try usable.setArguments(context.arguments ?? StatementArguments())
+    usable.selectedRowIDs = try relation.selectedRowIDs(db)
     let adapter = try relation.scopeLayout(db)?.makeAdapter(columnNames: usable.columnNames)
     return PreparedRequest(
       statement: usable, supplementaryFetch: try makeSupplementaryFetch(db), adapter: adapter)
@@ -267,5 +268,26 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     let sql = try relation.updateSQL(db, context, assignments: assignments)
     try db.execute(sql: sql, arguments: context.arguments ?? StatementArguments())
     return db.changesCount
+  }
+}
+
+extension SQLRelation {
+  /// The rows a request selects when it filters its table by rowid primary key
+  /// (`filter(key:)`, `filter(keys:)`, `filter(id:)`), for observation.
+  func selectedRowIDs(_ db: Database) throws -> (table: String, rowIDs: Set<Int64>)? {
+    guard !primaryKeyFilters.isEmpty, !hasJoins, prefetches.isEmpty,
+      try db.primaryKey(tableName).rowIDColumn != nil
+    else { return nil }
+    var rowIDs: Set<Int64>?
+    for values in primaryKeyFilters {
+      let integers = values.compactMap { value -> Int64? in
+        if case .int64(let integer) = value.storage { return integer }
+        return nil
+      }
+      // A key that is not an integer selects no rowid: keep the whole table.
+      guard integers.count == values.count else { return nil }
+      rowIDs = rowIDs.map { $0.intersection(integers) } ?? Set(integers)
+    }
+    return rowIDs.map { (tableName, $0) }
   }
 }
