@@ -16,16 +16,6 @@ private func makeSchema(_ writer: some DatabaseWriter) throws {
   }
 }
 
-/// Polls `condition` until it holds or 10 seconds passed.
-private func eventually(_ condition: () -> Bool) -> Bool {
-  let deadline = Date().addingTimeInterval(10)
-  while Date() < deadline {
-    if condition() { return true }
-    Thread.sleep(forTimeInterval: 0.005)
-  }
-  return condition()
-}
-
 /// Observes the integer fetched by `sql`: the values received, and the cancellable.
 private func observeInteger(
   _ sql: String, in reader: some DatabaseReader, willFetch: (@Sendable () -> Void)? = nil
@@ -60,24 +50,24 @@ struct OtherProcessesObservationTests {
   @Test(
     "A ValueObservation sees the commits of another connection to the same encrypted file",
     arguments: WriterKind.allCases)
-  func valueObservationSeesOtherConnection(kind: WriterKind) throws {
+  func valueObservationSeesOtherConnection(kind: WriterKind) async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     let other = try DatabasePool(path: path, configuration: rawKeyConfiguration())
     try makeSchema(other)
     let observed = try kind.open(path, rawKeyConfiguration())
     let (values, cancellable) = observeInteger("SELECT value FROM counter WHERE id = 1", in: observed)
-    #expect(eventually { values.value == [0] })
+    #expect(await eventually { values.value == [0] })
     for value in 1...20 {
-      try other.write { db in try db.execute(sql: "UPDATE counter SET value = ?", arguments: [value]) }
+      try await other.write { db in try db.execute(sql: "UPDATE counter SET value = ?", arguments: [value]) }
     }
-    #expect(eventually { values.value.last == 20 })
+    #expect(await eventually { values.value.last == 20 })
     #expect(values.value == values.value.sorted())
     cancellable.cancel()
   }
 
   @Test("A DatabaseRegionObservation sees the commits of another connection", arguments: WriterKind.allCases)
-  func regionObservationSeesOtherConnection(kind: WriterKind) throws {
+  func regionObservationSeesOtherConnection(kind: WriterKind) async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     let other = try DatabasePool(path: path, configuration: rawKeyConfiguration())
@@ -86,13 +76,13 @@ struct OtherProcessesObservationTests {
     let count = Locked(0)
     let cancellable = DatabaseRegionObservation(tracking: Table("counter")).start(
       in: observed, onError: { _ in }, onChange: { _ in count.withLock { $0 += 1 } })
-    try other.write { db in try db.execute(sql: "UPDATE counter SET value = 1") }
-    #expect(eventually { count.value >= 1 })
+    try await other.write { db in try db.execute(sql: "UPDATE counter SET value = 1") }
+    #expect(await eventually { count.value >= 1 })
     cancellable.cancel()
   }
 
   @Test("Polling sees the commits of another connection where inotify is not used")
-  func pollingFallback() throws {
+  func pollingFallback() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     let other = try DatabasePool(path: path, configuration: rawKeyConfiguration())
@@ -101,13 +91,13 @@ struct OtherProcessesObservationTests {
     config.observesOtherProcessesByPolling = true
     let observed = try DatabasePool(path: path, configuration: config)
     let (values, cancellable) = observeInteger("SELECT value FROM counter", in: observed)
-    try other.write { db in try db.execute(sql: "UPDATE counter SET value = 7") }
-    #expect(eventually { values.value.last == 7 })
+    try await other.write { db in try db.execute(sql: "UPDATE counter SET value = 7") }
+    #expect(await eventually { values.value.last == 7 })
     cancellable.cancel()
   }
 
   @Test("Without observesOtherProcesses, commits of other connections go unseen")
-  func optOut() throws {
+  func optOut() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     let other = try DatabasePool(path: path, configuration: rawKeyConfiguration())
@@ -116,10 +106,10 @@ struct OtherProcessesObservationTests {
     config.observesOtherProcesses = false
     let observed = try DatabasePool(path: path, configuration: config)
     let (values, cancellable) = observeInteger("SELECT value FROM counter", in: observed)
-    #expect(eventually { values.value == [0] })
-    try other.write { db in try db.execute(sql: "UPDATE counter SET value = 7") }
+    #expect(await eventually { values.value == [0] })
+    try await other.write { db in try db.execute(sql: "UPDATE counter SET value = 7") }
     // A local commit still refreshes: the other commit is then seen too.
-    Thread.sleep(forTimeInterval: 0.3)
+    try await Task.sleep(for: .milliseconds(300))
     #expect(values.value == [0])
     cancellable.cancel()
   }
@@ -127,7 +117,7 @@ struct OtherProcessesObservationTests {
   @Test(
     "With table precision, commits of other processes refresh only observations of the changed tables",
     arguments: [true, false])
-  func tablePrecision(publishes: Bool) throws {
+  func tablePrecision(publishes: Bool) async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     var writerConfig = rawKeyConfiguration()
@@ -139,10 +129,10 @@ struct OtherProcessesObservationTests {
     let (unrelatedValues, unrelated) = observeInteger(
       "SELECT COUNT(*) FROM unrelated", in: observed, willFetch: { unrelatedFetches.withLock { $0 += 1 } })
     let (counterValues, counter) = observeInteger("SELECT value FROM counter", in: observed)
-    #expect(eventually { unrelatedValues.value == [0] && counterValues.value == [0] })
+    #expect(await eventually { unrelatedValues.value == [0] && counterValues.value == [0] })
     for value in 1...10 {
-      try other.write { db in try db.execute(sql: "UPDATE counter SET value = ?", arguments: [value]) }
-      #expect(eventually { counterValues.value.last == value })
+      try await other.write { db in try db.execute(sql: "UPDATE counter SET value = ?", arguments: [value]) }
+      #expect(await eventually { counterValues.value.last == value })
     }
     if publishes {
       #expect(unrelatedFetches.value == 1)
@@ -152,14 +142,14 @@ struct OtherProcessesObservationTests {
     // Refreshes caused by other processes never deliver an unchanged value again.
     #expect(unrelatedValues.value == [0])
     // The unrelated table changes: its observation refreshes.
-    try other.write { db in try db.execute(sql: "INSERT INTO unrelated DEFAULT VALUES") }
-    #expect(eventually { unrelatedValues.value == [0, 1] })
+    try await other.write { db in try db.execute(sql: "INSERT INTO unrelated DEFAULT VALUES") }
+    #expect(await eventually { unrelatedValues.value == [0, 1] })
     unrelated.cancel()
     counter.cancel()
   }
 
   @Test("With table precision, a commit that publishes no tables still refreshes every observation")
-  func unpublishedCommitRefreshes() throws {
+  func unpublishedCommitRefreshes() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     var writerConfig = rawKeyConfiguration()
@@ -169,21 +159,21 @@ struct OtherProcessesObservationTests {
     let observed = try DatabasePool(path: path, configuration: rawKeyConfiguration())
     let (values, cancellable) = observeInteger("SELECT COUNT(*) FROM unrelated", in: observed)
     let (counterValues, counter) = observeInteger("SELECT value FROM counter", in: observed)
-    #expect(eventually { values.value == [0] && counterValues.value == [0] })
-    try publishing.write { db in try db.execute(sql: "UPDATE counter SET value = 1") }
-    #expect(eventually { counterValues.value == [0, 1] })
+    #expect(await eventually { values.value == [0] && counterValues.value == [0] })
+    try await publishing.write { db in try db.execute(sql: "UPDATE counter SET value = 1") }
+    #expect(await eventually { counterValues.value == [0, 1] })
     #expect(values.value == [0])
     // A writer that does not publish its tables (another program, say): the
     // change comes without journal entry, and refreshes every observation.
     let plain = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
-    try plain.write { db in try db.execute(sql: "INSERT INTO unrelated DEFAULT VALUES") }
-    #expect(eventually { values.value == [0, 1] })
+    try await plain.write { db in try db.execute(sql: "INSERT INTO unrelated DEFAULT VALUES") }
+    #expect(await eventually { values.value == [0, 1] })
     cancellable.cancel()
     counter.cancel()
   }
 
   @Test("One writer process and three reader processes: every reader ends on the writer's final state")
-  func multiProcess() throws {
+  func multiProcess() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     let commits =
@@ -202,14 +192,14 @@ struct OtherProcessesObservationTests {
         input: key)
     }
     for reader in readers {
-      #expect(reader.waitForLine(startingWith: "ready") != nil, "\(reader.errorOutput)")
+      #expect(await reader.waitForLine(startingWith: "ready") != nil, "\(reader.errorOutput)")
     }
     let writer = try SpawnedProcess(
       sealiteWatchPath, ["write", path, "--commits", "\(commits)", "--publish-tables"], input: key)
-    #expect(writer.waitForExit() == 0, "\(writer.errorOutput)")
+    #expect(await writer.waitForExit() == 0, "\(writer.errorOutput)")
     #expect(writer.value("done") == commits)
     for reader in readers {
-      #expect(reader.waitForExit() == 0, "\(reader.errorOutput)")
+      #expect(await reader.waitForExit() == 0, "\(reader.errorOutput)")
       #expect(reader.value("final") == commits)
       #expect(reader.value("backwards") == 0)
       #expect(reader.value("unrelated-refreshes") == 0)
@@ -217,6 +207,7 @@ struct OtherProcessesObservationTests {
     }
     // The key never reached a command line: the children got it on standard input.
     let database = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
-    #expect(try database.read { db in try Int.fetchOne(db, sql: "SELECT value FROM counter") } == commits)
+    #expect(
+      try await database.read { db in try Int.fetchOne(db, sql: "SELECT value FROM counter") } == commits)
   }
 }

@@ -8,7 +8,7 @@ final class SpawnedProcess: Sendable {
   private let process: Process
   private let lines = Locked<[String]>([])
   private let errors = Locked<String>("")
-  private let done = DispatchSemaphore(value: 0)
+  private let ended = Locked(false)
 
   /// Starts `executable`; `input` goes to its standard input, which is then closed.
   init(_ executable: String, _ arguments: [String], input: String) throws {
@@ -27,7 +27,7 @@ final class SpawnedProcess: Sendable {
     try inPipe.fileHandleForWriting.close()
     let lines = lines
     let errors = errors
-    let done = done
+    let ended = ended
     let outHandle = out.fileHandleForReading
     let errHandle = err.fileHandleForReading
     Thread.detachNewThread {
@@ -44,7 +44,7 @@ final class SpawnedProcess: Sendable {
       }
       let errorText = String(decoding: errHandle.readDataToEndOfFile(), as: UTF8.self)
       errors.withLock { $0 = errorText }
-      done.signal()
+      ended.withLock { $0 = true }
     }
   }
 
@@ -55,29 +55,33 @@ final class SpawnedProcess: Sendable {
   var errorOutput: String { errors.value }
 
   /// Waits until a line starting with `prefix` was printed; returns it.
-  func waitForLine(startingWith prefix: String, timeout: TimeInterval = 30) -> String? {
+  func waitForLine(startingWith prefix: String, timeout: TimeInterval = 30) async -> String? {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
       if let line = lines.value.first(where: { $0.hasPrefix(prefix) }) { return line }
-      if !process.isRunning && done.wait(timeout: .now()) == .success {
-        done.signal()
-        return lines.value.first(where: { $0.hasPrefix(prefix) })
-      }
-      Thread.sleep(forTimeInterval: 0.01)
+      if hasEnded { return lines.value.first(where: { $0.hasPrefix(prefix) }) }
+      try? await Task.sleep(for: .milliseconds(10))
     }
     return nil
   }
 
-  /// Waits for the process to exit; returns its status.
-  func waitForExit(timeout: TimeInterval = 60) -> Int32? {
-    guard done.wait(timeout: .now() + timeout) == .success else {
-      process.terminate()
-      return nil
+  /// Waits for the process to exit; returns its status, or nil (and kills it)
+  /// after `timeout` seconds.
+  func waitForExit(timeout: TimeInterval = 60) async -> Int32? {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !hasEnded {
+      guard Date() < deadline else {
+        process.terminate()
+        return nil
+      }
+      try? await Task.sleep(for: .milliseconds(10))
     }
-    done.signal()
     process.waitUntilExit()
     return process.terminationStatus
   }
+
+  /// True once the process closed its output and exited.
+  private var hasEnded: Bool { ended.value && !process.isRunning }
 
   /// The integer after `name ` in the output, if printed.
   func value(_ name: String) -> Int? {
