@@ -41,3 +41,17 @@ public final class AnyDatabaseCancellable: DatabaseCancellable, Hashable {
   public static func == (lhs: AnyDatabaseCancellable, rhs: AnyDatabaseCancellable) -> Bool { lhs === rhs }
   public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
+
+extension AnyDatabaseCancellable {
+  /// Keeps the cancellable in `set`: the observation runs until it is
+  /// removed from the set, or the set is released.
+  public func store(in set: inout Set<AnyDatabaseCancellable>) {
+    set.insert(self)
+  }
+
+  /// Keeps the cancellable in `collection`.
+  public func store<C: RangeReplaceableCollection>(in collection: inout C)
+  where C.Element == AnyDatabaseCancellable {
+    collection.append(self)
+  }
+}

@@ -96,15 +96,21 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
   }
 
   func cancel() {
+    guard stop() else { return }
+    for event in events.didCancel { event() }
+  }
+
+  /// Stops the observation: false if it was already stopped.
+  private func stop() -> Bool {
     let wasCancelled = state.withLock { state in
       defer { state.isCancelled = true }
       return state.isCancelled
     }
-    guard !wasCancelled else { return }
+    guard !wasCancelled else { return false }
     observer.cancel()
     let observer = observer
     writer?.asyncWriteWithoutTransaction { db in db.remove(transactionObserver: observer) }
-    for event in events.didCancel { event() }
+    return true
   }
 
   private var isCancelled: Bool { state.withLock { $0.isCancelled } }
@@ -299,14 +305,7 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
   }
 
   private func fail(_ error: any Error, synchronously: Bool) {
-    let wasCancelled = state.withLock { state in
-      defer { state.isCancelled = true }
-      return state.isCancelled
-    }
-    guard !wasCancelled else { return }
-    observer.cancel()
-    let observer = observer
-    writer?.asyncWriteWithoutTransaction { db in db.remove(transactionObserver: observer) }
+    guard stop() else { return }
     let report: @Sendable () -> Void = { [events, onError] in
       for event in events.didFail { event(error) }
       onError(error)
