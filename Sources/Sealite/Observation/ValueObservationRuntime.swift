@@ -22,6 +22,13 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     var lastValue: Reducer.Value?
     /// The value waiting for the delivery queue, when deliveries coalesce.
     var pendingDelivery: Reducer.Value?
+    /// Until `start` returns, a change may have come after the first fetch
+    /// took its snapshot: that fetch is then done again before any value is
+    /// delivered, so that the first value reflects every commit made before
+    /// `start` returned.
+    var hasStartReturned = false
+    var changedBeforeStartReturned = false
+    var hasProducedValue = false
   }
 
   private let state: Mutex<State>
@@ -89,9 +96,11 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
         fail(error, synchronously: true)
         return
       }
+      state.withLock { $0.hasStartReturned = true }
       fetchDidEnd()
     } else {
       scheduleFetch()
+      state.withLock { $0.hasStartReturned = true }
     }
   }
 
@@ -122,6 +131,7 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     let interval = observation.coalescingInterval
     let action = state.withLock { state -> Action in
       guard !state.isCancelled else { return .none }
+      if !state.hasStartReturned { state.changedBeforeStartReturned = true }
       if !external { state.pendingChangesAreExternal = false }
       if state.isFetching {
         state.needsFetch = true
@@ -263,7 +273,15 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
       }
     }
     return try state.withLock { state -> Reducer.Value? in
-      guard !state.isCancelled, let value = try state.reducer._value(fetched) else { return nil }
+      guard !state.isCancelled else { return nil }
+      if !state.hasProducedValue && state.changedBeforeStartReturned && !scheduler.isImmediate {
+        // This first fetch may predate a commit made before `start` returned.
+        state.changedBeforeStartReturned = false
+        state.needsFetch = true
+        return nil
+      }
+      state.hasProducedValue = true
+      guard let value = try state.reducer._value(fetched) else { return nil }
       if external, let lastValue = state.lastValue, areEqual(lastValue, value) { return nil }
       state.lastValue = value
       return value
