@@ -66,9 +66,9 @@ final class OtherProcessesWatch: Sendable {
   }
 
   private func readBaseline(_ db: Database) throws {
-    let (version, lastID) = try db.readTransaction { db in
-      (try currentDataVersion(db), try ChangeJournal.lastID(in: db))
-    }
+    let read = { (db: Database) in (try self.currentDataVersion(db), try ChangeJournal.lastID(in: db)) }
+    // An observation started from inside a write reads in that transaction.
+    let (version, lastID) = db.isInsideTransaction ? try read(db) : try db.readTransaction(read)
     state.withLock { state in
       state.dataVersion = version
       state.lastJournalID = lastID

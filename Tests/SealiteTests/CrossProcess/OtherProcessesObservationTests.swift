@@ -81,6 +81,24 @@ struct OtherProcessesObservationTests {
     cancellable.cancel()
   }
 
+  @Test("An observation started from inside a write also sees other connections")
+  func startedInsideWrite() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    let other = try DatabasePool(path: path, configuration: rawKeyConfiguration())
+    try makeSchema(other)
+    let observed = try DatabasePool(path: path, configuration: rawKeyConfiguration())
+    let count = Locked(0)
+    let cancellable = try await observed.write { db in
+      try db.execute(sql: "INSERT INTO unrelated DEFAULT VALUES")
+      return DatabaseRegionObservation(tracking: Table("counter")).start(
+        in: observed, onError: { _ in }, onChange: { _ in count.withLock { $0 += 1 } })
+    }
+    try await other.write { db in try db.execute(sql: "UPDATE counter SET value = 1") }
+    #expect(await eventually { count.value >= 1 })
+    cancellable.cancel()
+  }
+
   @Test("Polling sees the commits of another connection where inotify is not used")
   func pollingFallback() async throws {
     let directory = TemporaryDirectory()
