@@ -99,6 +99,27 @@ struct OtherProcessesObservationTests {
     cancellable.cancel()
   }
 
+  @Test("Queues with a rollback journal see each other's commits")
+  func rollbackJournal() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    var config = rawKeyConfiguration()
+    // With a rollback journal, a check holds a shared lock for a moment.
+    config.busyMode = .timeout(10)
+    let other = try DatabaseQueue(path: path, configuration: config)
+    try makeSchema(other)
+    let observed = try DatabaseQueue(path: path, configuration: config)
+    #expect(try await observed.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "delete")
+    let (values, cancellable) = observeInteger("SELECT value FROM counter", in: observed)
+    #expect(await eventually { values.value == [0] })
+    for value in 1...20 {
+      try await other.write { db in try db.execute(sql: "UPDATE counter SET value = ?", arguments: [value]) }
+    }
+    #expect(await eventually { values.value.last == 20 })
+    #expect(values.value == values.value.sorted())
+    cancellable.cancel()
+  }
+
   @Test("Polling sees the commits of another connection where inotify is not used")
   func pollingFallback() async throws {
     let directory = TemporaryDirectory()
