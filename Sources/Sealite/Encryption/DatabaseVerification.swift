@@ -1,0 +1,62 @@
+import Foundation
+
+/// What ``DatabaseQueue/verifyDatabase(atPath:key:)`` found.
+public struct DatabaseVerification: Sendable, Equatable {
+  /// True if the database is encrypted (it was opened with a key).
+  public var isEncrypted: Bool
+  /// The pages whose HMAC does not match their content: tampered with, or
+  /// damaged (`PRAGMA cipher_integrity_check`; empty where SQLCipher lacks it).
+  public var tamperedPages: [Int]
+  /// What `PRAGMA cipher_integrity_check` reported, line by line.
+  public var cipherMessages: [String]
+  /// What `PRAGMA integrity_check` reported: `["ok"]` for a sound database.
+  public var integrityMessages: [String]
+
+  /// True if no check found a problem.
+  public var isValid: Bool { tamperedPages.isEmpty && cipherMessages.isEmpty && integrityMessages == ["ok"] }
+}
+
+extension DatabaseQueue {
+  /// Checks a database without writing to it: SQLCipher's page
+  /// authentication (`PRAGMA cipher_integrity_check`, which names tampered
+  /// pages, where the linked SQLCipher has it) and SQLite's structure
+  /// (`PRAGMA integrity_check`).
+  ///
+  /// Throws the usual opening errors when the key does not open the file, the
+  /// file is encrypted and no key is given, a key is given for a plaintext
+  /// file, or the file is not a database.
+  public static func verifyDatabase(atPath path: String, key: DatabaseKey?) throws -> DatabaseVerification {
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "no database file at \(path)")
+    }
+    var config = Configuration()
+    config.key = key
+    config.readonly = true
+    config.observesOtherProcesses = false
+    let dbQueue = try DatabaseQueue(path: path, configuration: config)
+    defer { try? dbQueue.close() }
+    return try dbQueue.writer.sync { db in
+      var cipherMessages: [String] = []
+      var tamperedPages: [Int] = []
+      if key != nil {
+        cipherMessages = (try? String.fetchAll(db, sql: "PRAGMA cipher_integrity_check")) ?? []
+        for message in cipherMessages {
+          // "HMAC verification failed for page 4"
+          if message.contains("page"), let page = message.split(separator: " ").last.flatMap({ Int($0) }) {
+            tamperedPages.append(page)
+          }
+        }
+      }
+      var integrityMessages: [String]
+      do {
+        integrityMessages = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+      } catch let error as DatabaseError {
+        // A page that fails authentication can not even be read.
+        integrityMessages = ["integrity check stopped: \(error.message ?? "\(error.resultCode)")"]
+      }
+      return DatabaseVerification(
+        isEncrypted: key != nil, tamperedPages: tamperedPages, cipherMessages: cipherMessages,
+        integrityMessages: integrityMessages)
+    }
+  }
+}
