@@ -8,6 +8,7 @@ let package = Package(
     .executable(name: "sealite-demo", targets: ["sealite-demo"]),
     .executable(name: "sealite-watch", targets: ["sealite-watch"]),
     .executable(name: "sealite-bench", targets: ["sealite-bench"]),
+    .executable(name: "dbkey", targets: ["dbkey"]),
   ],
   targets: [
     .systemLibrary(
@@ -20,10 +21,11 @@ let package = Package(
     .executableTarget(name: "sealite-demo", dependencies: ["Sealite"], path: "Examples/Demo"),
     // A writer or observer process for the multi-process observation tests.
     .executableTarget(name: "sealite-watch", dependencies: ["Sealite"], path: "Tools/sealite-watch"),
+    .executableTarget(name: "dbkey", dependencies: ["Sealite"], path: "KeyTools/dbkey"),
     .executableTarget(
       name: "sealite-bench", dependencies: ["Sealite"], path: "Benchmarks/sealite-bench"),
     .testTarget(
-      name: "SealiteTests", dependencies: ["Sealite", "sealite-watch"], path: "Tests/SealiteTests"),
+      name: "SealiteTests", dependencies: ["Sealite", "sealite-watch", "dbkey"], path: "Tests/SealiteTests"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,264 @@
+import Dispatch
+import Foundation
+import Sealite
+import Synchronization
+
+/// One dbkey command: its name, one-line summary, usage, and body.
+struct Command: Sendable {
+  let name: String
+  let summary: String
+  let usage: String
+  let flags: Set<String>
+  let options: Set<String>
+  let run: @Sendable (Arguments) throws -> Void
+}
+
+/// Prints a line on standard output.
+func output(_ line: String) {
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// Prints a JSON object on standard output, keys sorted.
+func outputJSON(_ object: Any) throws {
+  let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
+  FileHandle.standardOutput.write(data + Data("\n".utf8))
+}
+
+/// Turns library errors into messages and exit codes.
+func commandError(_ error: any Error, path: String?) -> CommandError {
+  if let error = error as? CommandError { return error }
+  if let error = error as? DatabaseError {
+    let message = error.message ?? "\(error.resultCode)"
+    switch error.resultCode {
+    case .SQLITE_CANTOPEN:
+      if message.hasPrefix("no database file") { return CommandError(code: .notFound, message: message) }
+      if message.contains("already exists") || message.contains("not writable") {
+        return CommandError(code: .cannotCreateOutput, message: message)
+      }
+      return CommandError(code: .cannotOpen, message: message)
+    case .SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_AUTH:
+      return CommandError(code: .cannotOpen, message: message)
+    default:
+      return CommandError(code: .failure, message: message)
+    }
+  }
+  return CommandError(code: .failure, message: "\(error)")
+}
+
+/// The key a command uses to open DB, from the descriptors given.
+func openingKey(_ arguments: Arguments) throws -> DatabaseKey? {
+  try KeySource.key(arguments)
+}
+
+let keyOptions: Set<String> = ["--key-fd", "--passphrase-fd"]
+
+let commands: [Command] = [
+  Command(
+    name: "probe", summary: "the SQLCipher and SQLite versions and capabilities linked in",
+    usage: "dbkey probe [--json]", flags: ["--json"], options: []
+  ) { arguments in
+    let features = SQLiteFeatures.linked
+    if arguments.has("--json") {
+      try outputJSON([
+        "sqlcipherVersion": features.sqlcipherVersion ?? NSNull(),
+        "sqliteVersion": features.sqliteVersion,
+        "cryptoProvider": features.cryptoProvider ?? NSNull(),
+        "cryptoProviderVersion": features.cryptoProviderVersion ?? NSNull(),
+        "capabilities": Dictionary(
+          uniqueKeysWithValues: SQLiteFeatures.Capability.allCases.map {
+            ($0.rawValue, features.supports($0))
+          }),
+        "compileOptions": features.compileOptions,
+      ])
+    } else {
+      output("SQLCipher: \(features.sqlcipherVersion ?? "none")")
+      output("SQLite: \(features.sqliteVersion)")
+      output(
+        "crypto provider: \(features.cryptoProvider ?? "unknown") \(features.cryptoProviderVersion ?? "")")
+      for capability in SQLiteFeatures.Capability.allCases {
+        output(
+          "  \(features.supports(capability) ? "yes" : "no ")  \(capability.name) "
+            + "(SQLite \(capability.minimumSQLiteVersion)+)")
+      }
+    }
+  },
+  Command(
+    name: "info", summary: "cipher settings, format, page size and count, journal mode",
+    usage: "dbkey info DB [--key-fd N | --passphrase-fd N] [--json]", flags: ["--json"], options: keyOptions
+  ) { arguments in
+    let path = try arguments.positionals("DB")[0]
+    let key = try openingKey(arguments)
+    do {
+      guard FileManager.default.fileExists(atPath: path) else {
+        throw CommandError(code: .notFound, message: "no database file at \(path)")
+      }
+      var config = Configuration()
+      config.key = key
+      config.readonly = true
+      config.observesOtherProcesses = false
+      let dbQueue = try DatabaseQueue(path: path, configuration: config)
+      defer { try? dbQueue.close() }
+      var info: [String: Any] = try dbQueue.read { db in
+        var info: [String: Any] = [:]
+        info["encrypted"] = key != nil
+        info["pageSize"] = try pragmaInteger(db, "page_size")
+        info["pageCount"] = try pragmaInteger(db, "page_count")
+        info["journalMode"] = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? ""
+        info["userVersion"] = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        for (name, value) in try db.cipherSettings() { info[name] = value }
+        return info
+      }
+      info["keySource"] =
+        arguments.value("--key-fd") != nil
+        ? "raw key from file descriptor"
+        : arguments.value("--passphrase-fd") != nil ? "passphrase from file descriptor" : "none (plaintext)"
+      if arguments.has("--json") {
+        try outputJSON(info)
+      } else {
+        for name in info.keys.sorted() { output("\(name): \(info[name]!)") }
+      }
+    } catch {
+      throw commandError(error, path: path)
+    }
+  },
+  Command(
+    name: "verify", summary: "check page authentication (names tampered pages) and integrity",
+    usage: "dbkey verify DB [--key-fd N | --passphrase-fd N] [--json]", flags: ["--json"], options: keyOptions
+  ) { arguments in
+    let path = try arguments.positionals("DB")[0]
+    let key = try openingKey(arguments)
+    let verification: DatabaseVerification
+    do {
+      verification = try DatabaseQueue.verifyDatabase(atPath: path, key: key)
+    } catch {
+      throw commandError(error, path: path)
+    }
+    if arguments.has("--json") {
+      try outputJSON([
+        "valid": verification.isValid, "encrypted": verification.isEncrypted,
+        "tamperedPages": verification.tamperedPages, "cipherMessages": verification.cipherMessages,
+        "integrityMessages": verification.integrityMessages,
+      ])
+    } else {
+      output(verification.isValid ? "ok" : "FAILED")
+      for page in verification.tamperedPages { output("tampered page: \(page)") }
+      for message in verification.cipherMessages { output("cipher: \(message)") }
+      if verification.integrityMessages != ["ok"] {
+        for message in verification.integrityMessages { output("integrity: \(message)") }
+      }
+    }
+    if !verification.isValid {
+      throw CommandError(code: .verificationFailed, message: "\(path) failed verification")
+    }
+  },
+  Command(
+    name: "export",
+    summary: "copy DB into a new file OUT: plaintext, or keyed from a descriptor",
+    usage:
+      "dbkey export DB OUT [--key-fd N | --passphrase-fd N] (--plaintext | --new-key-fd M | --new-passphrase-fd M) [--force]",
+    flags: ["--plaintext", "--force"], options: keyOptions.union(["--new-key-fd", "--new-passphrase-fd"])
+  ) { arguments in
+    let paths = try arguments.positionals("DB", "OUT")
+    let key = try openingKey(arguments)
+    let destinationKey = try KeySource.key(
+      arguments, keyOption: "--new-key-fd", passphraseOption: "--new-passphrase-fd")
+    guard arguments.has("--plaintext") != (destinationKey != nil) else {
+      throw CommandError(
+        code: .usage, message: "choose one of --plaintext, --new-key-fd or --new-passphrase-fd for OUT")
+    }
+    do {
+      try DatabaseQueue.exportDatabase(
+        atPath: paths[0], key: key, to: paths[1], destinationKey: destinationKey,
+        overwrite: arguments.has("--force"))
+    } catch {
+      throw commandError(error, path: paths[0])
+    }
+    output("exported \(paths[0]) to \(paths[1])")
+  },
+  Command(
+    name: "migrate",
+    summary: "upgrade an SQLCipher 3 database to the current format, after a verified backup",
+    usage: "dbkey migrate DB (--key-fd N | --passphrase-fd N)", flags: [], options: keyOptions
+  ) { arguments in
+    let path = try arguments.positionals("DB")[0]
+    guard let key = try openingKey(arguments) else {
+      throw CommandError(code: .usage, message: "migrate needs the key of DB (--key-fd or --passphrase-fd)")
+    }
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw CommandError(code: .notFound, message: "no database file at \(path)")
+    }
+    let backup = path + ".before-migrate"
+    guard !FileManager.default.fileExists(atPath: backup) else {
+      throw CommandError(code: .cannotCreateOutput, message: "\(backup) already exists: move it away first")
+    }
+    do {
+      try FileManager.default.copyItem(atPath: path, toPath: backup)
+      guard FileManager.default.contentsEqual(atPath: path, andPath: backup) else {
+        try? FileManager.default.removeItem(atPath: backup)
+        throw CommandError(code: .failure, message: "the backup copy \(backup) differs from \(path)")
+      }
+      try DatabaseQueue.migrateCipherFormat(atPath: path, key: key)
+    } catch {
+      throw commandError(error, path: path)
+    }
+    output("migrated \(path) (backup: \(backup))")
+  },
+  Command(
+    name: "watch", summary: "print a line per commit made to DB by any process",
+    usage: "dbkey watch DB [--key-fd N | --passphrase-fd N] [--count N]", flags: [],
+    options: keyOptions.union(["--count"])
+  ) { arguments in
+    let path = try arguments.positionals("DB")[0]
+    let key = try openingKey(arguments)
+    let limit = try arguments.value("--count").map { text -> Int in
+      guard let count = Int(text), count > 0 else {
+        throw CommandError(code: .usage, message: "--count needs a positive number")
+      }
+      return count
+    }
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw CommandError(code: .notFound, message: "no database file at \(path)")
+    }
+    var config = Configuration()
+    config.key = key
+    let done = DispatchSemaphore(value: 0)
+    let seen = Counter()
+    let cancellable: AnyDatabaseCancellable
+    // The pool must outlive the observation.
+    let dbPool: DatabasePool
+    do {
+      dbPool = try DatabasePool(path: path, configuration: config)
+      cancellable = DatabaseRegionObservation(tracking: DatabaseRegion.fullDatabase).start(
+        in: dbPool, onError: { _ in done.signal() },
+        onChange: { _ in
+          let count = seen.increment()
+          output("commit \(count) \(String(format: "%.6f", Date().timeIntervalSince1970))")
+          if let limit, count >= limit { done.signal() }
+        })
+      output("watching \(path)")
+    } catch {
+      throw commandError(error, path: path)
+    }
+    done.wait()
+    cancellable.cancel()
+    try? dbPool.close()
+  },
+]
+
+/// A counter shared with observation callbacks.
+final class Counter: Sendable {
+  private let value = Mutex(0)
+
+  func increment() -> Int {
+    value.withLock { value in
+      value += 1
+      return value
+    }
+  }
+}
+
+/// An integer pragma: SQLCipher answers `page_size` of a keyed database as text.
+func pragmaInteger(_ db: Database, _ name: String) throws -> Int {
+  guard let value = try DatabaseValue.fetchOne(db, sql: "PRAGMA \(name)") else { return 0 }
+  return Int.fromDatabaseValue(value) ?? String.fromDatabaseValue(value).flatMap { Int($0) } ?? 0
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+
+@testable import Sealite
+
+/// The `dbkey` tool, built next to the test bundle.
+private var dbkeyPath: String {
+  URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("dbkey")
+    .path
+}
+
+private let rawKeyHex = String(repeating: "42", count: 32)
+
+/// Runs dbkey with `input` on its standard input (descriptor 0).
+private func dbkey(_ arguments: [String], input: String = "") throws -> (
+  status: Int32, stdout: String, stderr: String
+) {
+  try runProcess(dbkeyPath, arguments, input: input)
+}
+
+/// An encrypted database keyed with the raw key 0x42…, with a few rows.
+private func makeDatabase(_ path: String) throws {
+  let dbQueue = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
+  try dbQueue.write { db in
+    try db.execute(sql: "CREATE TABLE t (a TEXT); INSERT INTO t (a) VALUES ('hello'), ('world')")
+  }
+  try dbQueue.close()
+}
+
+@Suite("dbkey")
+struct DbkeyCommandTests {
+  @Test("--help lists the commands and the exit codes; bad command lines exit 64")
+  func help() throws {
+    let help = try dbkey(["--help"])
+    #expect(help.status == 0)
+    for word in ["probe", "info", "verify", "export", "migrate", "watch", "64", "65", "66", "73", "76"] {
+      #expect(help.stdout.contains(word))
+    }
+    #expect(try dbkey(["bogus"]).status == 64)
+    #expect(try dbkey(["info"]).status == 64)
+    #expect(try dbkey(["info", "x", "--bogus"]).status == 64)
+    let infoHelp = try dbkey(["info", "--help"])
+    #expect(infoHelp.status == 0 && infoHelp.stdout.contains("usage: dbkey info"))
+  }
+
+  @Test("probe reports the linked versions, also as JSON")
+  func probe() throws {
+    let result = try dbkey(["probe", "--json"])
+    #expect(result.status == 0)
+    let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    #expect(json?["sqliteVersion"] as? String == SQLiteFeatures.linked.sqliteVersion)
+  }
+
+  @Test("info reads the key from a descriptor; a wrong key exits 65, a missing file 66")
+  func info() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    try makeDatabase(path)
+    let before = fileBytes(path)
+    let result = try dbkey(["info", path, "--key-fd", "0", "--json"], input: rawKeyHex + "\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    #expect(json?["encrypted"] as? Bool == true)
+    #expect((json?["pageCount"] as? Int ?? 0) > 0)
+    #expect(!result.stdout.contains(rawKeyHex))
+    let wrong = try dbkey(["info", path, "--passphrase-fd", "0"], input: "wrong\n")
+    #expect(wrong.status == 65)
+    #expect(wrong.stderr.contains("does not open"))
+    #expect(!wrong.stderr.contains("wrong\n") && !wrong.stderr.contains(rawKeyHex))
+    #expect(try dbkey(["info", directory.path("missing.sqlite")]).status == 66)
+    #expect(fileBytes(path) == before)
+  }
+
+  @Test("verify passes a sound database and names a tampered page with exit 76")
+  func verify() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    try makeDatabase(path)
+    #expect(try dbkey(["verify", path, "--key-fd", "0"], input: rawKeyHex).status == 0)
+    // A plaintext file given as encrypted is refused.
+    let plain = directory.path("plain.sqlite")
+    let plainQueue = try DatabaseQueue(path: plain)
+    try plainQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+    try plainQueue.close()
+    #expect(try dbkey(["verify", plain, "--key-fd", "0"], input: rawKeyHex).status == 65)
+    // Tamper with page 2.
+    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+    let pageSize: UInt64 = TestEnvironment.isLegacy ? 1024 : 4096
+    try handle.seek(toOffset: pageSize + 50)
+    try handle.write(contentsOf: Data([0xde, 0xad, 0xbe, 0xef]))
+    try handle.close()
+    let tampered = try dbkey(["verify", path, "--key-fd", "0"], input: rawKeyHex)
+    #expect(tampered.status == 76)
+    #expect(tampered.stdout.contains("FAILED"))
+    if !TestEnvironment.isLegacy { #expect(tampered.stdout.contains("tampered page: 2")) }
+  }
+
+  @Test("export writes plaintext or a new key, never overwrites without --force, and leaves DB untouched")
+  func export() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    try makeDatabase(path)
+    let before = fileBytes(path)
+    let plain = directory.path("plain.sqlite")
+    let result = try dbkey(["export", path, plain, "--key-fd", "0", "--plaintext"], input: rawKeyHex)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      try DatabaseQueue(path: plain).read { db in try String.fetchAll(db, sql: "SELECT a FROM t") } == [
+        "hello", "world",
+      ])
+    let existing = try dbkey(["export", path, plain, "--key-fd", "0", "--plaintext"], input: rawKeyHex)
+    #expect(existing.status == 73)
+    #expect(try dbkey(["export", path, plain, "--key-fd", "0"], input: rawKeyHex).status == 64)
+    // Two secrets on two descriptors: the old key on 0 is not possible with the new one on 0
+    // too, so the new passphrase comes first on stdin only when the old key is a file.
+    let keyFile = directory.path("key.hex")
+    try Data(rawKeyHex.utf8).write(to: URL(fileURLWithPath: keyFile))
+    let rekeyed = directory.path("rekeyed.sqlite")
+    let process = try runShell(
+      "\(dbkeyPath) export \(path) \(rekeyed) --key-fd 3 --new-passphrase-fd 0 3<\(keyFile)",
+      input: "new secret\n")
+    #expect(process.status == 0, "\(process.stderr)")
+    var config = Configuration()
+    config.key = .passphrase("new secret")
+    #expect(
+      try DatabaseQueue(path: rekeyed, configuration: config).read { db in
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")
+      } == 2)
+    #expect(fileBytes(path) == before)
+  }
+
+  @Test("migrate keeps a verified backup and leaves a current database readable")
+  func migrate() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    try makeDatabase(path)
+    let result = try dbkey(["migrate", path, "--key-fd", "0"], input: rawKeyHex)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(FileManager.default.fileExists(atPath: path + ".before-migrate"))
+    #expect(try dbkey(["verify", path, "--key-fd", "0"], input: rawKeyHex).status == 0)
+    // A second migration refuses to overwrite the backup.
+    #expect(try dbkey(["migrate", path, "--key-fd", "0"], input: rawKeyHex).status == 73)
+  }
+
+  @Test("watch prints a line per commit of another process")
+  func watch() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    try makeDatabase(path)
+    let watcher = try SpawnedProcess(
+      dbkeyPath, ["watch", path, "--key-fd", "0", "--count", "2"], input: rawKeyHex)
+    #expect(await watcher.waitForLine(startingWith: "watching") != nil)
+    let writer = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
+    try await writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES ('one')") }
+    try await writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES ('two')") }
+    #expect(await watcher.waitForExit(timeout: 30) == 0)
+    #expect(watcher.output.filter { $0.hasPrefix("commit ") }.count == 2)
+  }
+}
+
+/// Runs a shell command line (for descriptor redirections), with `input` on stdin.
+private func runShell(_ command: String, input: String) throws -> (
+  status: Int32, stdout: String, stderr: String
+) {
+  try runProcess("/bin/sh", ["-c", command], input: input)
+}
