@@ -49,30 +49,33 @@ public final class Keyring: Sendable {
   ///   database's path (and name).
   /// - Throws: ``KeyringError``, e.g. ``KeyringError/collectionLocked(_:)``.
   public func store(_ key: DatabaseKey, for database: KeyringDatabase, label: String? = nil) throws {
-    let session = try Session(collection)
-    try session.requireUnlocked()
-    let kind = Self.kindAttribute(key.kind)
-    let attributes = AttributeTable(Self.identity(database).merging([KeyringAttribute.kind: kind]) { $1 })
-    let value = key.withUnsafeKeyBytes { bytes in
-      // libsecret copies the bytes into its own memory, which it wipes when released.
-      secret_value_new(
-        bytes.baseAddress?.assumingMemoryBound(to: CChar.self), gssize(bytes.count),
-        "application/octet-stream")!
-    }
-    defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-    let itemLabel = label ?? Self.defaultLabel(database)
-    _ = try withGError(collection: session.label) { error in
-      secret_service_store_sync(
-        session.service.pointer, session.schema.schema, attributes.table, session.collection.objectPath,
-        itemLabel, value, nil, error)
-    }
-    // The Secret Service replaces only an item with exactly the same attributes; a key of
-    // another kind for the same database is removed after the new one is safely stored.
-    // The kinds are matched by the service (not read from libsecret's cached attributes,
-    // which a freshly found item may not have loaded yet).
-    for other in Self.kinds where other != kind {
-      for item in try session.search(Self.identity(database).merging([KeyringAttribute.kind: other]) { $1 }) {
-        try session.delete(item)
+    try Self.serialized {
+      let session = try Session(collection)
+      try session.requireUnlocked()
+      let kind = Self.kindAttribute(key.kind)
+      let attributes = AttributeTable(Self.identity(database).merging([KeyringAttribute.kind: kind]) { $1 })
+      let value = key.withUnsafeKeyBytes { bytes in
+        // libsecret copies the bytes into its own memory, which it wipes when released.
+        secret_value_new(
+          bytes.baseAddress?.assumingMemoryBound(to: CChar.self), gssize(bytes.count),
+          "application/octet-stream")!
+      }
+      defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+      let itemLabel = label ?? Self.defaultLabel(database)
+      _ = try withGError(collection: session.label) { error in
+        secret_service_store_sync(
+          session.service.pointer, session.schema.schema, attributes.table, session.collection.objectPath,
+          itemLabel, value, nil, error)
+      }
+      // The Secret Service replaces only an item with exactly the same attributes; a key of
+      // another kind for the same database is removed after the new one is safely stored.
+      // The kinds are matched by the service (not read from libsecret's cached attributes,
+      // which a freshly found item may not have loaded yet).
+      for other in Self.kinds where other != kind {
+        for item in try session.search(Self.identity(database).merging([KeyringAttribute.kind: other]) { $1 })
+        {
+          try session.delete(item)
+        }
       }
     }
   }
@@ -83,20 +86,22 @@ public final class Keyring: Sendable {
   ///   ``KeyringError/collectionLocked(_:)`` if the collection is locked (the key is then
   ///   not readable, whether or not it is there), or another ``KeyringError``.
   public func key(for database: KeyringDatabase) throws -> DatabaseKey {
-    let session = try Session(collection)
-    let items = try session.unlockedItems(for: database)
-    let item = items[0]
-    let kind = try session.kind(of: item, database: database)
-    _ = try withGError(collection: session.label) { secret_item_load_secret_sync(item.pointer, nil, $0) }
-    guard let value = secret_item_get_secret(item.pointer) else {
-      // The item was locked again between the search and the load.
-      throw KeyringError.collectionLocked(session.label)
+    return try Self.serialized {
+      let session = try Session(collection)
+      let items = try session.unlockedItems(for: database)
+      let item = items[0]
+      let kind = try session.kind(of: item, database: database)
+      _ = try withGError(collection: session.label) { secret_item_load_secret_sync(item.pointer, nil, $0) }
+      guard let value = secret_item_get_secret(item.pointer) else {
+        // The item was locked again between the search and the load.
+        throw KeyringError.collectionLocked(session.label)
+      }
+      defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+      var length = 0
+      let bytes = secret_value_get(value, &length)!
+      return try Self.makeKey(
+        kind: kind, bytes: UnsafeRawBufferPointer(start: bytes, count: length), database: database)
     }
-    defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-    var length = 0
-    let bytes = secret_value_get(value, &length)!
-    return try Self.makeKey(
-      kind: kind, bytes: UnsafeRawBufferPointer(start: bytes, count: length), database: database)
   }
 
   /// Deletes the key stored for `database`.
@@ -104,9 +109,11 @@ public final class Keyring: Sendable {
   /// - Throws: ``KeyringError/itemNotFound(path:name:)`` if there is none, or another
   ///   ``KeyringError``.
   public func deleteKey(for database: KeyringDatabase) throws {
-    let session = try Session(collection)
-    for item in try session.unlockedItems(for: database) {
-      try session.delete(item)
+    try Self.serialized {
+      let session = try Session(collection)
+      for item in try session.unlockedItems(for: database) {
+        try session.delete(item)
+      }
     }
   }
 
@@ -114,21 +121,26 @@ public final class Keyring: Sendable {
   /// locked collection are listed as far as the Secret Service shows them (gnome-keyring
   /// hides their labels and attributes until it is unlocked).
   public func items() throws -> [KeyringItem] {
-    let session = try Session(collection)
-    return try session.search([:]).map { item in
-      KeyringItem(
-        label: takeString(secret_item_get_label(item.pointer)) ?? "", attributes: session.attributes(of: item)
-      )
+    return try Self.serialized {
+      let session = try Session(collection)
+      return try session.search([:]).map { item in
+        KeyringItem(
+          label: takeString(secret_item_get_label(item.pointer)) ?? "",
+          attributes: session.attributes(of: item)
+        )
+      }
     }
   }
 
   /// Locks the collection: its keys can not be read until it is unlocked again.
   public func lock() throws {
-    let session = try Session(collection)
-    let objects = g_list_append(nil, UnsafeMutableRawPointer(session.collection.pointer))
-    defer { g_list_free(objects) }
-    _ = try withGError(collection: session.label) {
-      secret_service_lock_sync(session.service.pointer, objects, nil, nil, $0)
+    try Self.serialized {
+      let session = try Session(collection)
+      let objects = g_list_append(nil, UnsafeMutableRawPointer(session.collection.pointer))
+      defer { g_list_free(objects) }
+      _ = try withGError(collection: session.label) {
+        secret_service_lock_sync(session.service.pointer, objects, nil, nil, $0)
+      }
     }
   }
 
@@ -138,17 +150,19 @@ public final class Keyring: Sendable {
   /// - Throws: ``KeyringError/promptDismissed`` if the user dismissed the prompt, or no
   ///   prompt could be shown (a session without a prompter).
   public func unlock() throws {
-    let session = try Session(collection)
-    guard secret_collection_get_locked(session.collection.pointer) != 0 else { return }
-    let objects = g_list_append(nil, UnsafeMutableRawPointer(session.collection.pointer))
-    defer { g_list_free(objects) }
-    var unlocked: UnsafeMutablePointer<GList>?
-    let count = try withGError(collection: session.label) {
-      secret_service_unlock_sync(session.service.pointer, objects, nil, &unlocked, $0)
+    try Self.serialized {
+      let session = try Session(collection)
+      guard secret_collection_get_locked(session.collection.pointer) != 0 else { return }
+      let objects = g_list_append(nil, UnsafeMutableRawPointer(session.collection.pointer))
+      defer { g_list_free(objects) }
+      var unlocked: UnsafeMutablePointer<GList>?
+      let count = try withGError(collection: session.label) {
+        secret_service_unlock_sync(session.service.pointer, objects, nil, &unlocked, $0)
+      }
+      _ = takeObjectList(unlocked, as: GObject.self)
+      // A dismissed (or impossible) prompt is not an error for libsecret: nothing unlocked.
+      if count == 0 { throw KeyringError.promptDismissed }
     }
-    _ = takeObjectList(unlocked, as: GObject.self)
-    // A dismissed (or impossible) prompt is not an error for libsecret: nothing unlocked.
-    if count == 0 { throw KeyringError.promptDismissed }
   }
 
   // MARK: - Async counterparts
@@ -192,6 +206,18 @@ public final class Keyring: Sendable {
     try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
     }
+  }
+
+  /// Guards every use of libsecret: its process-wide SecretService object is shared by
+  /// all threads, and parallel blocking calls on it were seen to lose items (a search
+  /// right after a successful store found nothing). Calls take milliseconds; only
+  /// ``unlock()`` may hold the lock for as long as its prompt is shown.
+  private static let libsecretLock = NSLock()
+
+  private static func serialized<T>(_ body: () throws -> T) rethrows -> T {
+    libsecretLock.lock()
+    defer { libsecretLock.unlock() }
+    return try body()
   }
 
   static func identity(_ database: KeyringDatabase) -> [String: String] {

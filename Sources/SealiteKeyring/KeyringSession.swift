@@ -19,7 +19,7 @@ extension Keyring {
       case .named(let name): requested = name
       }
       // Opening a session makes a missing Secret Service fail here, not at the first item.
-      let service = try withGError(collection: requested) {
+      let service = try withGError(collection: requested, connecting: true) {
         secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, nil, $0)
       }
       guard let service else { throw KeyringError.noSecretService }

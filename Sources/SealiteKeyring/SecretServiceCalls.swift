@@ -35,8 +35,9 @@ struct GErrorInfo {
 
   var isCancelled: Bool { matches(g_io_error_quark(), G_IO_ERROR_CANCELLED.rawValue) }
 
-  /// The error a user can act on. `collection` names the collection for "locked".
-  func keyringError(collection: String) -> KeyringError {
+  /// The error a user can act on. `collection` names the collection for "locked";
+  /// `connecting` tells that the call was the first contact with the bus.
+  func keyringError(collection: String, connecting: Bool) -> KeyringError {
     // The bus answered, but nothing owns (or can be activated as) org.freedesktop.secrets.
     if matches(g_dbus_error_quark(), G_DBUS_ERROR_SERVICE_UNKNOWN.rawValue)
       || matches(g_dbus_error_quark(), G_DBUS_ERROR_NAME_HAS_NO_OWNER.rawValue)
@@ -47,9 +48,12 @@ struct GErrorInfo {
       return .collectionLocked(collection)
     }
     if isCancelled { return .promptDismissed }
-    // Connecting to the bus fails with a GIO error (no socket, refused, no autolaunch);
-    // a bus that goes away later reports G_DBUS_ERROR_DISCONNECTED or a closed stream.
-    if domain == g_io_error_quark() || matches(g_dbus_error_quark(), G_DBUS_ERROR_DISCONNECTED.rawValue)
+    // Connecting to the bus fails with a GIO error (no socket, connection refused, no X11
+    // for autolaunch); a bus that goes away later reports a closed connection. Other GIO
+    // errors after connecting (a timed-out call, say) are not about the bus being absent.
+    if (connecting && domain == g_io_error_quark())
+      || matches(g_io_error_quark(), G_IO_ERROR_CLOSED.rawValue)
+      || matches(g_dbus_error_quark(), G_DBUS_ERROR_DISCONNECTED.rawValue)
       || matches(g_dbus_error_quark(), G_DBUS_ERROR_NO_SERVER.rawValue)
     {
       return .noSessionBus
@@ -60,11 +64,14 @@ struct GErrorInfo {
 
 /// Calls a libsecret function taking a trailing `GError **`, throwing its error.
 func withGError<T>(
-  collection: String, _ body: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T
+  collection: String, connecting: Bool = false,
+  _ body: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T
 ) throws -> T {
   var error: UnsafeMutablePointer<GError>?
   let result = body(&error)
-  if let info = GErrorInfo.take(&error) { throw info.keyringError(collection: collection) }
+  if let info = GErrorInfo.take(&error) {
+    throw info.keyringError(collection: collection, connecting: connecting)
+  }
   return result
 }
 

@@ -5,7 +5,7 @@ import Testing
 
 /// A database path of its own for each test, so that tests running in parallel never see
 /// each other's items.
-func uniqueDatabasePath(_ function: String = #function) -> String {
+func uniqueDatabasePath() -> String {
   let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
     "sealite-keyring-tests-\(UUID().uuidString)")
   try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
