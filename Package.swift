@@ -5,6 +5,7 @@ let package = Package(
   name: "Sealite",
   products: [
     .library(name: "Sealite", targets: ["Sealite"]),
+    .library(name: "SealiteKeyring", targets: ["SealiteKeyring"]),
     .executable(name: "sealite-demo", targets: ["sealite-demo"]),
     .executable(name: "sealite-watch", targets: ["sealite-watch"]),
     .executable(name: "sealite-bench", targets: ["sealite-bench"]),
@@ -18,14 +19,31 @@ let package = Package(
       providers: [.apt(["libsqlcipher-dev"])]
     ),
     .target(name: "Sealite", dependencies: ["CSQLCipher"], path: "Sources/Sealite"),
+    .systemLibrary(
+      name: "CLibSecret",
+      path: "Sources/CLibSecret",
+      pkgConfig: "libsecret-1",
+      providers: [.apt(["libsecret-1-dev"])]
+    ),
+    // Database keys kept in the freedesktop Secret Service; knows Sealite's DatabaseKey only.
+    .target(
+      name: "SealiteKeyring", dependencies: ["Sealite", "CLibSecret"], path: "Sources/SealiteKeyring"),
+    // Runs one keyring call in a fresh process, for the tests that need another D-Bus
+    // environment (no bus, no Secret Service, a keyring of its own to lock).
+    .executableTarget(
+      name: "sealite-keyring-probe", dependencies: ["SealiteKeyring"],
+      path: "Tools/sealite-keyring-probe"),
     .executableTarget(name: "sealite-demo", dependencies: ["Sealite"], path: "Examples/Demo"),
     // A writer or observer process for the multi-process observation tests.
     .executableTarget(name: "sealite-watch", dependencies: ["Sealite"], path: "Tools/sealite-watch"),
-    .executableTarget(name: "dbkey", dependencies: ["Sealite"], path: "KeyTools/dbkey"),
+    .executableTarget(name: "dbkey", dependencies: ["Sealite", "SealiteKeyring"], path: "KeyTools/dbkey"),
     .executableTarget(
       name: "sealite-bench", dependencies: ["Sealite"], path: "Benchmarks/sealite-bench"),
     .testTarget(
       name: "SealiteTests", dependencies: ["Sealite", "sealite-watch", "dbkey"], path: "Tests/SealiteTests"),
+    .testTarget(
+      name: "SealiteKeyringTests", dependencies: ["SealiteKeyring", "Sealite", "sealite-keyring-probe"],
+      path: "Tests/SealiteKeyringTests"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -45,14 +45,13 @@ func commandError(_ error: any Error, path: String?) -> CommandError {
   return CommandError(code: .failure, message: "\(error)")
 }
 
-/// The key a command uses to open DB, from the descriptors given.
-func openingKey(_ arguments: Arguments) throws -> DatabaseKey? {
-  try KeySource.key(arguments)
-}
+/// Options that choose the key of DB: descriptors, or the keyring item.
+let keyOptions: Set<String> = ["--key-fd", "--passphrase-fd", "--name", "--collection"]
 
-let keyOptions: Set<String> = ["--key-fd", "--passphrase-fd"]
+/// Every command: those that only read keys, then those that manage the keyring.
+let commands: [Command] = baseCommands + keyringCommands
 
-let commands: [Command] = [
+let baseCommands: [Command] = [
   Command(
     name: "probe", summary: "the SQLCipher and SQLite versions and capabilities linked in",
     usage: "dbkey probe [--json]", flags: ["--json"], options: []
@@ -84,14 +83,13 @@ let commands: [Command] = [
   },
   Command(
     name: "info", summary: "cipher settings, format, page size and count, journal mode",
-    usage: "dbkey info DB [--key-fd N | --passphrase-fd N] [--json]", flags: ["--json"], options: keyOptions
+    usage: "dbkey info DB [--key-fd N | --passphrase-fd N | --name NAME] [--json]", flags: ["--json"],
+    options: keyOptions
   ) { arguments in
     let path = try arguments.positionals("DB")[0]
-    let key = try openingKey(arguments)
+    let resolved = try resolveKey(arguments, path: path)
+    let key = resolved.key
     do {
-      guard FileManager.default.fileExists(atPath: path) else {
-        throw CommandError(code: .notFound, message: "no database file at \(path)")
-      }
       var config = Configuration()
       config.key = key
       config.readonly = true
@@ -108,10 +106,7 @@ let commands: [Command] = [
         for (name, value) in try db.cipherSettings() { info[name] = value }
         return info
       }
-      info["keySource"] =
-        arguments.value("--key-fd") != nil
-        ? "raw key from file descriptor"
-        : arguments.value("--passphrase-fd") != nil ? "passphrase from file descriptor" : "none (plaintext)"
+      info["keySource"] = resolved.source
       if arguments.has("--json") {
         try outputJSON(info)
       } else {
@@ -123,10 +118,14 @@ let commands: [Command] = [
   },
   Command(
     name: "verify", summary: "check page authentication (names tampered pages) and integrity",
-    usage: "dbkey verify DB [--key-fd N | --passphrase-fd N] [--json]", flags: ["--json"], options: keyOptions
+    usage: "dbkey verify DB [--key-fd N | --passphrase-fd N | --name NAME] [--json]", flags: ["--json"],
+    options: keyOptions
   ) { arguments in
     let path = try arguments.positionals("DB")[0]
-    let key = try openingKey(arguments)
+    let key = try resolveKey(arguments, path: path).key
+    guard key != nil else {
+      throw CommandError(code: .cannotOpen, message: "\(path) is not encrypted: there is no key to verify")
+    }
     let verification: DatabaseVerification
     do {
       verification = try DatabaseQueue.verifyDatabase(atPath: path, key: key)
@@ -159,7 +158,7 @@ let commands: [Command] = [
     flags: ["--plaintext", "--force"], options: keyOptions.union(["--new-key-fd", "--new-passphrase-fd"])
   ) { arguments in
     let paths = try arguments.positionals("DB", "OUT")
-    let key = try openingKey(arguments)
+    let key = try resolveKey(arguments, path: paths[0]).key
     let destinationKey = try KeySource.key(
       arguments, keyOption: "--new-key-fd", passphraseOption: "--new-passphrase-fd")
     guard arguments.has("--plaintext") != (destinationKey != nil) else {
@@ -178,14 +177,11 @@ let commands: [Command] = [
   Command(
     name: "migrate",
     summary: "upgrade an SQLCipher 3 database to the current format, after a verified backup",
-    usage: "dbkey migrate DB (--key-fd N | --passphrase-fd N)", flags: [], options: keyOptions
+    usage: "dbkey migrate DB [--key-fd N | --passphrase-fd N | --name NAME]", flags: [], options: keyOptions
   ) { arguments in
     let path = try arguments.positionals("DB")[0]
-    guard let key = try openingKey(arguments) else {
-      throw CommandError(code: .usage, message: "migrate needs the key of DB (--key-fd or --passphrase-fd)")
-    }
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw CommandError(code: .notFound, message: "no database file at \(path)")
+    guard let key = try resolveKey(arguments, path: path).key else {
+      throw CommandError(code: .cannotOpen, message: "\(path) is not encrypted: there is nothing to migrate")
     }
     let backup = path + ".before-migrate"
     guard !FileManager.default.fileExists(atPath: backup) else {
@@ -209,7 +205,7 @@ let commands: [Command] = [
     options: keyOptions.union(["--count"])
   ) { arguments in
     let path = try arguments.positionals("DB")[0]
-    let key = try openingKey(arguments)
+    let key = try resolveKey(arguments, path: path).key
     let limit = try arguments.value("--count").map { text -> Int in
       guard let count = Int(text), count > 0 else {
         throw CommandError(code: .usage, message: "--count needs a positive number")

@@ -1,0 +1,190 @@
+import Foundation
+import Sealite
+import SealiteKeyring
+
+let keyringOptions: Set<String> = ["--name", "--collection"]
+
+let keyringCommands: [Command] = [
+  Command(
+    name: "init", summary: "create an encrypted database keyed with a new random key kept in the keyring",
+    usage: "dbkey init DB [--name NAME] [--collection NAME]", flags: [], options: keyringOptions
+  ) { arguments in
+    let path = try arguments.positionals("DB")[0]
+    guard !FileManager.default.fileExists(atPath: path) else {
+      throw CommandError(code: .cannotCreateOutput, message: "\(path) already exists")
+    }
+    let entry = try KeyringEntry(arguments, path: path)
+    if try entry.storedKey() != nil {
+      throw CommandError(
+        code: .cannotCreateOutput,
+        message: "the keyring already holds a key for \(entry.database.canonicalPath) (dbkey keyring forget)")
+    }
+    let key = DatabaseKey.randomRaw()
+    // The key is stored first: a database is never left without its key.
+    try entry.store(key)
+    do {
+      var config = Configuration()
+      config.key = key
+      config.observesOtherProcesses = false
+      let dbQueue = try DatabaseQueue(path: path, configuration: config)
+      try dbQueue.close()
+    } catch {
+      try? entry.forget()
+      for suffix in ["", "-journal", "-wal", "-shm"] {
+        try? FileManager.default.removeItem(atPath: path + suffix)
+      }
+      throw commandError(error, path: path)
+    }
+    output("created \(path), its key is in the keyring")
+  },
+  Command(
+    name: "import",
+    summary: "encrypt a plaintext SQLite database into a new file keyed like init (or with a passphrase)",
+    usage: "dbkey import PLAIN OUT [--passphrase-fd N] [--name NAME] [--collection NAME] [--force]",
+    flags: ["--force"], options: keyringOptions.union(["--passphrase-fd"])
+  ) { arguments in
+    let paths = try arguments.positionals("PLAIN", "OUT")
+    guard FileManager.default.fileExists(atPath: paths[0]) else {
+      throw CommandError(code: .notFound, message: "no database file at \(paths[0])")
+    }
+    guard isPlaintextDatabase(paths[0]) else {
+      throw CommandError(code: .cannotOpen, message: "\(paths[0]) is not a plaintext SQLite database")
+    }
+    if !arguments.has("--force") && FileManager.default.fileExists(atPath: paths[1]) {
+      throw CommandError(
+        code: .cannotCreateOutput, message: "\(paths[1]) already exists: refusing to overwrite it")
+    }
+    let entry = try KeyringEntry(arguments, path: paths[1])
+    let previous = try entry.storedKey()
+    let key = try KeySource.key(arguments, keyOption: "--no-such-option") ?? .randomRaw()
+    try entry.store(key)
+    do {
+      try DatabaseQueue.exportDatabase(
+        atPath: paths[0], key: nil, to: paths[1], destinationKey: key, overwrite: arguments.has("--force"))
+    } catch {
+      // Put the keyring back as it was.
+      if let previous { try? entry.store(previous) } else { try? entry.forget() }
+      throw commandError(error, path: paths[0])
+    }
+    output("imported \(paths[0]) into \(paths[1]), its key is in the keyring")
+  },
+  Command(
+    name: "rekey",
+    summary: "re-encrypt DB with a new random key (or a passphrase), crash-safe, kept in the keyring",
+    usage: "dbkey rekey DB [--new-passphrase-fd N] [--name NAME] [--collection NAME]", flags: [],
+    options: keyringOptions.union(["--new-passphrase-fd"])
+  ) { arguments in
+    let path = try arguments.positionals("DB")[0]
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw CommandError(code: .notFound, message: "no database file at \(path)")
+    }
+    let entry = try KeyringEntry(arguments, path: path)
+    try entry.settlePendingKeyChange(path: path)
+    guard let current = try entry.storedKey() else {
+      throw CommandError(
+        code: .notFound, message: "the keyring holds no key for \(entry.database.canonicalPath)")
+    }
+    guard opens(path, with: current) else {
+      throw CommandError(code: .cannotOpen, message: "the key in the keyring does not open \(path)")
+    }
+    let newKey =
+      try KeySource.key(arguments, keyOption: "--no-such-option", passphraseOption: "--new-passphrase-fd")
+      ?? .randomRaw()
+    // 1. The new key is kept as pending: from now on, whatever happens, one of
+    //    the two items opens the database (see settlePendingKeyChange).
+    try entry.store(newKey, pending: true)
+    do {
+      // 2. Re-encrypt (SQLCipher rewrites every page in one transaction).
+      var config = Configuration()
+      config.key = current
+      config.observesOtherProcesses = false
+      let dbQueue = try DatabaseQueue(path: path, configuration: config)
+      do {
+        try dbQueue.changeKey(to: newKey)
+        try dbQueue.close()
+      } catch {
+        try? dbQueue.close()
+        throw error
+      }
+    } catch {
+      // The database kept its key: drop the pending one.
+      try? entry.forget(pending: true)
+      throw commandError(error, path: path)
+    }
+    // 3. Verify, 4. promote, 5. drop the pending item.
+    guard opens(path, with: newKey) else {
+      throw CommandError(
+        code: .failure, message: "the new key does not open \(path) after the key change; run dbkey recover")
+    }
+    try entry.store(newKey)
+    try entry.forget(pending: true)
+    output("rekeyed \(path), the new key is in the keyring")
+  },
+  Command(
+    name: "recover", summary: "settle a key change that a crash interrupted",
+    usage: "dbkey recover DB [--name NAME] [--collection NAME]", flags: [], options: keyringOptions
+  ) { arguments in
+    let path = try arguments.positionals("DB")[0]
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw CommandError(code: .notFound, message: "no database file at \(path)")
+    }
+    let entry = try KeyringEntry(arguments, path: path)
+    if let done = try entry.settlePendingKeyChange(path: path) {
+      output(done)
+    } else {
+      output("nothing to recover: no key change was interrupted")
+    }
+  },
+  Command(
+    name: "keyring", summary: "store, forget or list keys in the keyring (list never shows secrets)",
+    usage:
+      "dbkey keyring store DB (--key-fd N | --passphrase-fd N) | forget DB | list [--json]   [--name NAME] [--collection NAME]",
+    flags: ["--json"], options: keyringOptions.union(["--key-fd", "--passphrase-fd"])
+  ) { arguments in
+    guard let action = arguments.positionals.first else {
+      throw CommandError(code: .usage, message: "dbkey keyring needs store, forget or list")
+    }
+    switch action {
+    case "store":
+      guard arguments.positionals.count == 2 else {
+        throw CommandError(code: .usage, message: "expected store DB")
+      }
+      let path = arguments.positionals[1]
+      guard let key = try KeySource.key(arguments) else {
+        throw CommandError(code: .usage, message: "store needs --key-fd or --passphrase-fd")
+      }
+      guard FileManager.default.fileExists(atPath: path) else {
+        throw CommandError(code: .notFound, message: "no database file at \(path)")
+      }
+      guard opens(path, with: key) else {
+        throw CommandError(code: .cannotOpen, message: "the key does not open \(path): not stored")
+      }
+      try KeyringEntry(arguments, path: path).store(key)
+      output("stored the key of \(path)")
+    case "forget":
+      guard arguments.positionals.count == 2 else {
+        throw CommandError(code: .usage, message: "expected forget DB")
+      }
+      try KeyringEntry(arguments, path: arguments.positionals[1]).forget()
+      output("forgot the key of \(arguments.positionals[1])")
+    case "list":
+      let keyring = Keyring(collection: arguments.value("--collection").map { .named($0) } ?? .default)
+      let items: [KeyringItem]
+      do {
+        items = try keyring.items()
+      } catch {
+        throw keyringCommandError(error)
+      }
+      if arguments.has("--json") {
+        try outputJSON(items.map { ["label": $0.label, "attributes": $0.attributes] })
+      } else {
+        for item in items {
+          let attributes = item.attributes.keys.sorted().map { "\($0)=\(item.attributes[$0]!)" }
+          output("\(item.label)\t\(attributes.joined(separator: " "))")
+        }
+      }
+    default:
+      throw CommandError(code: .usage, message: "unknown keyring action \(action)")
+    }
+  },
+]

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// The probe helper, built next to the test bundle.
+private var probePath: String {
+  URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("sealite-keyring-probe").path
+}
+
+/// scripts/with-keyring of this checkout.
+private var withKeyringPath: String {
+  URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("scripts/with-keyring").path
+}
+
+/// Runs a program to its end, with `environment` changes, and returns its standard output.
+/// The wait happens on a Dispatch thread, never on a cooperative one.
+private func run(_ executable: String, _ arguments: [String], environment: [String: String?] = [:])
+  async throws -> String
+{
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: executable)
+  process.arguments = arguments
+  var env = ProcessInfo.processInfo.environment
+  for (name, value) in environment { env[name] = value }
+  process.environment = env
+  // A file, not a pipe: a D-Bus daemon started by the child inherits its standard output,
+  // and the child's end, not the daemon's, is what the test waits for.
+  let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "sealite-probe-\(UUID().uuidString).out")
+  _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+  defer { try? FileManager.default.removeItem(at: outputURL) }
+  let output = try FileHandle(forWritingTo: outputURL)
+  defer { try? output.close() }
+  process.standardOutput = output
+  process.standardError = FileHandle.nullDevice
+  process.standardInput = FileHandle.nullDevice
+  try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+    DispatchQueue.global().async {
+      do {
+        // Dispatch threads block most signals, and a spawned process inherits the mask:
+        // dbus-run-session could then never stop its bus daemon with SIGTERM.
+        var all = sigset_t()
+        var previous = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_UNBLOCK, &all, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        try process.run()
+        process.waitUntilExit()
+        continuation.resume()
+      } catch {
+        continuation.resume(throwing: error)
+      }
+    }
+  }
+  return String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
+}
+
+private func lines(_ output: String) -> [String] {
+  output.split(separator: "\n").map(String.init)
+}
+
+@Suite("Keyring errors in other D-Bus environments (child processes)")
+struct KeyringEnvironmentTests {
+  @Test("without a session bus, the error is noSessionBus")
+  func noSessionBus() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
+    let output = try await run(
+      probePath, [uniqueDatabasePath(), "lookup", "store-random"],
+      environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(directory)/no-bus-here"])
+    #expect(lines(output) == ["lookup: error noSessionBus", "store-random: error noSessionBus"])
+  }
+
+  @Test("on a bus without a Secret Service, the error is noSecretService")
+  func noSecretService() async throws {
+    // A session bus with no service directories, so that nothing (gnome-keyring's
+    // .service file in particular) can be activated as org.freedesktop.secrets.
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sealite-bus-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let config = directory.appendingPathComponent("session.conf")
+    try """
+    <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+     "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+    <busconfig>
+      <type>session</type>
+      <listen>unix:dir=\(directory.path)</listen>
+      <auth>EXTERNAL</auth>
+      <policy context="default">
+        <allow send_destination="*" eavesdrop="true"/>
+        <allow eavesdrop="true"/>
+        <allow own="*"/>
+      </policy>
+    </busconfig>
+    """.write(to: config, atomically: true, encoding: .utf8)
+    let output = try await run(
+      "/usr/bin/dbus-run-session",
+      ["--config-file=\(config.path)", "--", probePath, uniqueDatabasePath(), "lookup", "items"])
+    #expect(lines(output) == ["lookup: error noSecretService", "items: error noSecretService"])
+  }
+
+  @Test(
+    "a locked collection is collectionLocked, not itemNotFound, and unlocking without a prompter is promptDismissed"
+  )
+  func lockedCollection() async throws {
+    // A throwaway keyring of its own (scripts/with-keyring inside this one's session):
+    // locking the shared test keyring would disturb the tests running in parallel, and a
+    // headless gnome-keyring can not be unlocked again without a prompter.
+    let output = try await run(
+      withKeyringPath,
+      [
+        probePath, uniqueDatabasePath(), "store-random", "items", "lock", "lookup", "items", "store-random",
+        "delete", "unlock", "lookup", "items",
+      ])
+    let result = lines(output)
+    try #require(result.count == 10)
+    // The listing, taken while unlocked, must be the same after every failed step.
+    let items = result[1]
+    #expect(items.hasPrefix("items: ok [\"Sealite database key for "))
+    #expect(
+      result == [
+        "store-random: ok", items, "lock: ok", "lookup: error collectionLocked", items,
+        "store-random: error collectionLocked", "delete: error collectionLocked",
+        "unlock: error promptDismissed", "lookup: error collectionLocked", items,
+      ])
+  }
+}

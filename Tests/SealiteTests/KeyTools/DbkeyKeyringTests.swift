@@ -1,0 +1,182 @@
+import Foundation
+import Testing
+
+@testable import Sealite
+
+/// The `dbkey` tool, built next to the test bundle.
+private var dbkeyPath: String {
+  URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("dbkey")
+    .path
+}
+
+private func dbkey(_ arguments: [String], input: String = "") throws -> (
+  status: Int32, stdout: String, stderr: String
+) {
+  try runProcess(dbkeyPath, arguments, input: input)
+}
+
+/// The keyring items whose path is inside `directory`, as dbkey lists them.
+private func items(in directory: TemporaryDirectory) throws -> [String] {
+  let result = try dbkey(["keyring", "list", "--json"])
+  #expect(result.status == 0, "\(result.stderr)")
+  let list = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+  let prefix = URL(fileURLWithPath: directory.url.path).resolvingSymlinksInPath().path
+  return list.compactMap { item -> String? in
+    guard let attributes = item["attributes"] as? [String: String], let path = attributes["path"],
+      path.hasPrefix(prefix)
+    else { return nil }
+    return URL(fileURLWithPath: path).lastPathComponent + "|" + (attributes["name"] ?? "")
+  }.sorted()
+}
+
+private func hex(_ byte: UInt8) -> String { String(repeating: String(format: "%02x", byte), count: 32) }
+
+@Suite("dbkey with the keyring")
+struct DbkeyKeyringTests {
+  @Test("init creates an encrypted database whose key only the keyring holds")
+  func initDatabase() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    let result = try dbkey(["init", path])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try items(in: directory) == ["db.sqlite|"])
+    #expect(try dbkey(["verify", path]).status == 0)
+    let info = try dbkey(["info", path, "--json"])
+    #expect(info.status == 0 && info.stdout.contains("keyring"))
+    // The file is encrypted: it does not open without a key.
+    #expect(throws: DatabaseError.self) { try DatabaseQueue(path: path).read { _ in } }
+    // The list never shows the secret.
+    #expect(!(try dbkey(["keyring", "list"]).stdout.lowercased().contains("x'")))
+    // A second init refuses, and changes nothing.
+    let before = fileBytes(path)
+    #expect(try dbkey(["init", path]).status == 73)
+    #expect(fileBytes(path) == before)
+    #expect(try items(in: directory) == ["db.sqlite|"])
+  }
+
+  @Test("import encrypts a plaintext database into a new file keyed from the keyring")
+  func importPlaintext() throws {
+    let directory = TemporaryDirectory()
+    let plain = directory.path("plain.sqlite")
+    let plainQueue = try DatabaseQueue(path: plain)
+    try plainQueue.write { db in
+      try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES ('secret text')")
+    }
+    try plainQueue.close()
+    let plainBytes = fileBytes(plain)
+    let out = directory.path("out.sqlite")
+    let result = try dbkey(["import", plain, out])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(fileBytes(plain) == plainBytes)
+    #expect(try dbkey(["verify", out]).status == 0)
+    #expect(try #require(fileBytes(out)).range(of: Data("secret text".utf8)) == nil)
+    // An existing output is refused and the keyring stays as it was.
+    let itemsBefore = try items(in: directory)
+    let outBytes = fileBytes(out)
+    #expect(try dbkey(["import", plain, out]).status == 73)
+    #expect(fileBytes(out) == outBytes)
+    #expect(try items(in: directory) == itemsBefore)
+    // An encrypted source is not a plaintext database.
+    #expect(try dbkey(["import", out, directory.path("again.sqlite")]).status == 65)
+    #expect(try items(in: directory) == itemsBefore)
+  }
+
+  @Test("rekey re-encrypts with a new key, keeps it in the keyring, and leaves no pending item")
+  func rekey() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    #expect(try dbkey(["init", path]).status == 0)
+    let before = fileBytes(path)
+    let result = try dbkey(["rekey", path])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(fileBytes(path) != before)
+    #expect(try dbkey(["verify", path]).status == 0)
+    #expect(try items(in: directory) == ["db.sqlite|"])
+    // To a passphrase, read from a descriptor.
+    #expect(try dbkey(["rekey", path, "--new-passphrase-fd", "0"], input: "a new passphrase\n").status == 0)
+    var config = Configuration()
+    config.key = .passphrase("a new passphrase")
+    #expect(
+      try DatabaseQueue(path: path, configuration: config).read { db in try Int.fetchOne(db, sql: "SELECT 1")
+      } == 1)
+  }
+
+  @Test("recover settles a key change interrupted before or after the database changed")
+  func recover() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    let keyA = try DatabaseKey.raw(Data(repeating: 0xA1, count: 32))
+    let keyB = try DatabaseKey.raw(Data(repeating: 0xB2, count: 32))
+    var config = Configuration()
+    config.key = keyA
+    let dbQueue = try DatabaseQueue(path: path, configuration: config)
+    try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+    try dbQueue.close()
+    #expect(try dbkey(["keyring", "store", path, "--key-fd", "0"], input: hex(0xA1)).status == 0)
+
+    // Crash after the database changed: it opens with the pending key only.
+    try DatabaseQueue.changeKeyForTest(path: path, from: keyA, to: keyB)
+    #expect(
+      try dbkey(
+        ["keyring", "store", path, "--key-fd", "0", "--name", "sealite.pending-key"], input: hex(0xB2)
+      )
+      .status == 0)
+    #expect(try items(in: directory) == ["db.sqlite|", "db.sqlite|sealite.pending-key"])
+    let recovered = try dbkey(["recover", path])
+    #expect(recovered.status == 0 && recovered.stdout.contains("new key"))
+    #expect(try items(in: directory) == ["db.sqlite|"])
+    #expect(try dbkey(["verify", path]).status == 0)
+
+    // Crash before the database changed: the stored key still opens it.
+    try DatabaseQueue.changeKeyForTest(path: path, from: keyB, to: keyA)
+    #expect(
+      try dbkey(
+        ["keyring", "store", path, "--key-fd", "0", "--name", "sealite.pending-key"], input: hex(0xA1)
+      )
+      .status == 0)
+    try DatabaseQueue.changeKeyForTest(path: path, from: keyA, to: keyB)
+    // Every open through the keyring settles the pending state too.
+    #expect(try dbkey(["info", path]).status == 0)
+    #expect(try items(in: directory) == ["db.sqlite|"])
+    #expect(try dbkey(["verify", path]).status == 0)
+  }
+
+  @Test("verify reports a plaintext file and a missing key with non-zero exits")
+  func verifyWithoutKey() throws {
+    let directory = TemporaryDirectory()
+    let plain = directory.path("plain.sqlite")
+    let plainQueue = try DatabaseQueue(path: plain)
+    try plainQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+    try plainQueue.close()
+    let result = try dbkey(["verify", plain])
+    #expect(result.status == 65 && result.stderr.contains("not encrypted"))
+    let secret = directory.path("secret.sqlite")
+    let secretQueue = try DatabaseQueue(path: secret, configuration: rawKeyConfiguration())
+    try secretQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+    try secretQueue.close()
+    let missing = try dbkey(["verify", secret])
+    #expect(missing.status == 66 && missing.stderr.contains("no key"))
+  }
+
+  @Test("Without a session bus, keyring commands exit 69 and change nothing")
+  func noSessionBus() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    let result = try runProcess(
+      "/usr/bin/env", ["DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent/bus", dbkeyPath, "init", path],
+      input: "")
+    #expect(result.status == 69, "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+}
+
+extension DatabaseQueue {
+  /// Changes the key of the database at `path` (tests simulate interrupted key changes).
+  static func changeKeyForTest(path: String, from old: DatabaseKey, to new: DatabaseKey) throws {
+    var config = Configuration()
+    config.key = old
+    let dbQueue = try DatabaseQueue(path: path, configuration: config)
+    try dbQueue.changeKey(to: new)
+    try dbQueue.close()
+  }
+}
