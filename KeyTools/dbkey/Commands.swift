@@ -152,27 +152,59 @@ let baseCommands: [Command] = [
   },
   Command(
     name: "export",
-    summary: "copy DB into a new file OUT: plaintext, or keyed from a descriptor",
+    summary: "copy DB into a new file OUT: plaintext, with a passphrase, a new key, or DB's key",
     usage:
-      "dbkey export DB OUT [--key-fd N | --passphrase-fd N] (--plaintext | --new-key-fd M | --new-passphrase-fd M) [--force]",
-    flags: ["--plaintext", "--force"], options: keyOptions.union(["--new-key-fd", "--new-passphrase-fd"])
+      "dbkey export DB OUT [--plaintext | --passphrase-fd N | --new-key] [--force]\n"
+      + "       [--key-fd N | --source-passphrase-fd N | --name NAME] [--collection NAME]\n"
+      + "  DB's key comes from the keyring unless given on a descriptor. OUT gets DB's key unless\n"
+      + "  --plaintext, --passphrase-fd (a passphrase read from descriptor N) or --new-key (a new\n"
+      + "  random key) says otherwise; a keyed OUT has its key stored in the keyring.",
+    flags: ["--plaintext", "--force", "--new-key"], options: keyOptions.union(["--source-passphrase-fd"])
   ) { arguments in
     let paths = try arguments.positionals("DB", "OUT")
-    let key = try resolveKey(arguments, path: paths[0]).key
-    let destinationKey = try KeySource.key(
-      arguments, keyOption: "--new-key-fd", passphraseOption: "--new-passphrase-fd")
-    guard arguments.has("--plaintext") != (destinationKey != nil) else {
+    let choices = [
+      arguments.has("--plaintext"), arguments.value("--passphrase-fd") != nil, arguments.has("--new-key"),
+    ]
+    guard choices.filter({ $0 }).count <= 1 else {
       throw CommandError(
-        code: .usage, message: "choose one of --plaintext, --new-key-fd or --new-passphrase-fd for OUT")
+        code: .usage, message: "choose one of --plaintext, --passphrase-fd or --new-key for OUT")
+    }
+    let key = try resolveKey(arguments, path: paths[0], passphraseOption: "--source-passphrase-fd").key
+    let destinationKey: DatabaseKey?
+    if arguments.has("--plaintext") {
+      destinationKey = nil
+    } else if arguments.has("--new-key") {
+      destinationKey = .randomRaw()
+    } else if let passphrase = try KeySource.key(arguments, keyOption: "--no-such-option") {
+      destinationKey = passphrase
+    } else {
+      destinationKey = key
+    }
+    if !arguments.has("--force") && FileManager.default.fileExists(atPath: paths[1]) {
+      throw CommandError(
+        code: .cannotCreateOutput, message: "\(paths[1]) already exists: refusing to overwrite it")
+    }
+    // OUT's key goes to the keyring first, and the keyring is put back on failure.
+    var restoreKeyring: () -> Void = {}
+    if let destinationKey {
+      let entry = try KeyringEntry(arguments, path: paths[1])
+      let previous = try entry.storedKey()
+      try entry.store(destinationKey)
+      restoreKeyring = {
+        if let previous { try? entry.store(previous) } else { try? entry.forget() }
+      }
     }
     do {
       try DatabaseQueue.exportDatabase(
         atPath: paths[0], key: key, to: paths[1], destinationKey: destinationKey,
         overwrite: arguments.has("--force"))
     } catch {
+      restoreKeyring()
       throw commandError(error, path: paths[0])
     }
-    output("exported \(paths[0]) to \(paths[1])")
+    output(
+      "exported \(paths[0]) to \(paths[1])"
+        + (destinationKey == nil ? " (plaintext)" : ", its key is in the keyring"))
   },
   Command(
     name: "migrate",

@@ -123,8 +123,10 @@ struct ResolvedKey {
 /// The key of DB: from a descriptor if given, else from the keyring (after
 /// settling an interrupted key change). A plaintext file with no stored key
 /// opens without key.
-func resolveKey(_ arguments: Arguments, path: String) throws -> ResolvedKey {
-  if let key = try KeySource.key(arguments) {
+func resolveKey(_ arguments: Arguments, path: String, passphraseOption: String = "--passphrase-fd") throws
+  -> ResolvedKey
+{
+  if let key = try KeySource.key(arguments, passphraseOption: passphraseOption) {
     let source =
       arguments.value("--key-fd") != nil ? "raw key from file descriptor" : "passphrase from file descriptor"
     return ResolvedKey(key: key, source: source)

@@ -110,14 +110,15 @@ struct DbkeyCommandTests {
       ])
     let existing = try dbkey(["export", path, plain, "--key-fd", "0", "--plaintext"], input: rawKeyHex)
     #expect(existing.status == 73)
-    #expect(try dbkey(["export", path, plain, "--key-fd", "0"], input: rawKeyHex).status == 64)
-    // Two secrets on two descriptors: the old key on 0 is not possible with the new one on 0
-    // too, so the new passphrase comes first on stdin only when the old key is a file.
+    #expect(
+      try dbkey(["export", path, plain, "--key-fd", "0", "--plaintext", "--new-key"], input: rawKeyHex).status
+        == 64)
+    // Two secrets on two descriptors: DB's key on 3 (a file), OUT's passphrase on 0.
     let keyFile = directory.path("key.hex")
     try Data(rawKeyHex.utf8).write(to: URL(fileURLWithPath: keyFile))
     let rekeyed = directory.path("rekeyed.sqlite")
     let process = try runShell(
-      "\(dbkeyPath) export \(path) \(rekeyed) --key-fd 3 --new-passphrase-fd 0 3<\(keyFile)",
+      "\(dbkeyPath) export \(path) \(rekeyed) --key-fd 3 --passphrase-fd 0 3<\(keyFile)",
       input: "new secret\n")
     #expect(process.status == 0, "\(process.stderr)")
     var config = Configuration()

@@ -180,3 +180,27 @@ extension DatabaseQueue {
     try dbQueue.close()
   }
 }
+
+@Suite("dbkey export with the keyring")
+struct DbkeyExportKeyringTests {
+  @Test("export takes DB's key from the keyring and keeps OUT's new key there")
+  func exportNewKey() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    #expect(try dbkey(["init", path]).status == 0)
+    let out = directory.path("copy.sqlite")
+    let result = try dbkey(["export", path, out, "--new-key"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try items(in: directory) == ["copy.sqlite|", "db.sqlite|"])
+    #expect(try dbkey(["verify", out]).status == 0)
+    // A failed export (OUT exists) leaves the keyring as it was.
+    let before = try items(in: directory)
+    #expect(try dbkey(["export", path, out, "--new-key"]).status == 73)
+    #expect(try items(in: directory) == before)
+    // Plaintext output keeps no key.
+    let plain = directory.path("plain.sqlite")
+    #expect(try dbkey(["export", path, plain, "--plaintext"]).status == 0)
+    #expect(try items(in: directory) == before)
+    #expect(try DatabaseQueue(path: plain).read { db in try Int.fetchOne(db, sql: "SELECT 1") } == 1)
+  }
+}
