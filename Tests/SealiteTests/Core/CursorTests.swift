@@ -59,9 +59,6 @@ struct CursorTests {
       #expect(count == 1_000_000)
       #expect(sum == 500_000_500_000)
       #expect(textBytes > 10_000_000)
-      #expect(
-        peak - start < 30 * megabyte,
-        "iterating the cursor grew the resident memory by \((peak - start) / megabyte) MB")
 
       // The same rows fetched at once are all held in memory: the measure sees it.
       let before = try residentBytes()
@@ -72,6 +69,12 @@ struct CursorTests {
       #expect(
         after - before > 30 * megabyte,
         "fetchAll grew the resident memory by only \((after - before) / megabyte) MB")
+      // The resident size is the whole process's, and other tests run meanwhile:
+      // the cursor is judged against fetchAll, not against a fixed size.
+      #expect(
+        (peak - start) * 3 < after - before,
+        "the cursor grew the resident memory by \((peak - start) / megabyte) MB, fetchAll by \((after - before) / megabyte) MB"
+      )
     }
   }
 
