@@ -38,6 +38,9 @@ func commandError(_ error: any Error, path: String?) -> CommandError {
       return CommandError(code: .cannotOpen, message: message)
     case .SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_AUTH:
       return CommandError(code: .cannotOpen, message: message)
+    case .SQLITE_BUSY, .SQLITE_LOCKED:
+      return CommandError(
+        code: .busy, message: "\(path ?? "the database") is locked by another connection: \(message)")
     default:
       return CommandError(code: .failure, message: message)
     }

@@ -14,6 +14,8 @@ enum ExitCode: Int32, CaseIterable {
   case failure = 70
   /// The output exists (and --force was not given) or can not be written.
   case cannotCreateOutput = 73
+  /// Another connection holds the database locked: try again later.
+  case busy = 75
   /// `verify` found a problem.
   case verificationFailed = 76
 
@@ -26,6 +28,7 @@ enum ExitCode: Int32, CaseIterable {
     case .keyringUnavailable: "the keyring can not be reached, or is locked"
     case .failure: "an unexpected failure"
     case .cannotCreateOutput: "the output file exists (use --force) or can not be written"
+    case .busy: "another connection holds the database locked: try again later"
     case .verificationFailed: "verification found a problem"
     }
   }

@@ -84,7 +84,7 @@ let keyringCommands: [Command] = [
       throw CommandError(
         code: .notFound, message: "the keyring holds no key for \(entry.database.canonicalPath)")
     }
-    guard opens(path, with: current) else {
+    guard try opens(path, with: current) else {
       throw CommandError(code: .cannotOpen, message: "the key in the keyring does not open \(path)")
     }
     let newKey =
@@ -112,7 +112,7 @@ let keyringCommands: [Command] = [
       throw commandError(error, path: path)
     }
     // 3. Verify, 4. promote, 5. drop the pending item.
-    guard opens(path, with: newKey) else {
+    guard try opens(path, with: newKey) else {
       throw CommandError(
         code: .failure, message: "the new key does not open \(path) after the key change; run dbkey recover")
     }
@@ -156,7 +156,7 @@ let keyringCommands: [Command] = [
       guard FileManager.default.fileExists(atPath: path) else {
         throw CommandError(code: .notFound, message: "no database file at \(path)")
       }
-      guard opens(path, with: key) else {
+      guard try opens(path, with: key) else {
         throw CommandError(code: .cannotOpen, message: "the key does not open \(path): not stored")
       }
       try KeyringEntry(arguments, path: path).store(key)

@@ -68,11 +68,11 @@ struct KeyringEntry {
   @discardableResult
   func settlePendingKeyChange(path: String) throws -> String? {
     guard let pendingKey = try pendingKey() else { return nil }
-    if let current = try storedKey(), opens(path, with: current) {
+    if let current = try storedKey(), try opens(path, with: current) {
       try forget(pending: true)
       return "a key change was interrupted before the database changed: the stored key was kept"
     }
-    guard opens(path, with: pendingKey) else {
+    guard try opens(path, with: pendingKey) else {
       throw CommandError(
         code: .cannotOpen,
         message: "neither the stored key nor the pending key opens \(path): nothing was changed")
@@ -84,14 +84,24 @@ struct KeyringEntry {
 }
 
 /// True if `key` opens the database at `path` (reads page 1, writes nothing).
-func opens(_ path: String, with key: DatabaseKey?) -> Bool {
+/// Throws when another connection holds the database locked: that tells
+/// nothing about the key.
+func opens(_ path: String, with key: DatabaseKey?) throws -> Bool {
   var config = Configuration()
   config.key = key
   config.readonly = true
   config.observesOtherProcesses = false
-  guard let dbQueue = try? DatabaseQueue(path: path, configuration: config) else { return false }
-  try? dbQueue.close()
-  return true
+  do {
+    let dbQueue = try DatabaseQueue(path: path, configuration: config)
+    try? dbQueue.close()
+    return true
+  } catch let error as DatabaseError
+    where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+  {
+    throw commandError(error, path: path)
+  } catch {
+    return false
+  }
 }
 
 /// True if the file starts with the plaintext SQLite header.

@@ -61,13 +61,51 @@ extension Database {
     guard !isInsideTransaction else {
       throw DatabaseError.misuse("the key can not be changed inside a transaction")
     }
+    // SQLCipher reports success even when another connection's lock kept it
+    // from rewriting the pages: take the write lock first, so that a locked
+    // database fails here (after the busy timeout), before anything changes…
+    try execute(sql: "BEGIN IMMEDIATE TRANSACTION")
+    try execute(sql: "ROLLBACK TRANSACTION")
     let code = key.withSQLCipherKeyBytes { bytes in
       sqlite3_rekey_v2(connection, "main", bytes.baseAddress, CInt(bytes.count))
     }
     guard code == SQLITE_OK else {
       throw DatabaseError.fromConnection(connection, code: code)
     }
+    // … and check from a new connection that the file now opens with the new
+    // key (another connection may have taken the lock in between).
+    if Database.isFile(path), !opensFile(with: key) {
+      throw DatabaseError(
+        resultCode: .SQLITE_BUSY,
+        message: "the key change did not take effect: another connection holds the database locked")
+    }
     keyChangeObserver?(key)
+  }
+
+  /// True for a database in a file (not in memory).
+  static func isFile(_ path: String) -> Bool {
+    !path.isEmpty && path != ":memory:" && !path.contains("mode=memory")
+  }
+
+  /// True if a new connection keyed with `key` (and this connection's cipher
+  /// settings) reads the schema of the file.
+  func opensFile(with key: DatabaseKey) -> Bool {
+    var connection: SQLiteConnection?
+    defer { sqlite3_close_v2(connection) }
+    guard
+      sqlite3_open_v2(path, &connection, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil) == SQLITE_OK,
+      let connection
+    else { return false }
+    sqlite3_busy_timeout(connection, 5000)
+    let keyed = key.withSQLCipherKeyBytes { bytes in
+      sqlite3_key_v2(connection, "main", bytes.baseAddress, CInt(bytes.count))
+    }
+    guard keyed == SQLITE_OK else { return false }
+    sqlite3_exec(connection, "PRAGMA cipher_log_level = NONE", nil, nil, nil)
+    for pragma in configuration.cipher.pragmas {
+      guard sqlite3_exec(connection, pragma, nil, nil, nil) == SQLITE_OK else { return false }
+    }
+    return sqlite3_exec(connection, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK
   }
 
   /// The SQLCipher settings in force on this connection (`cipher_*` pragmas),

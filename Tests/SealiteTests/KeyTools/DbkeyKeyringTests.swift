@@ -204,3 +204,39 @@ struct DbkeyExportKeyringTests {
     #expect(try DatabaseQueue(path: plain).read { db in try Int.fetchOne(db, sql: "SELECT 1") } == 1)
   }
 }
+
+@Suite("dbkey failures leave everything as it was")
+struct DbkeyFailureTests {
+  @Test("A rekey that finds the database locked exits 75 and changes neither the file nor the keyring")
+  func rekeyWhileLocked() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    let setup = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
+    try setup.write { db in try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)") }
+    try setup.close()
+    #expect(try dbkey(["keyring", "store", path, "--key-fd", "0"], input: hex(0x42)).status == 0)
+    let itemsBefore = try items(in: directory)
+    let bytesBefore = fileBytes(path)
+
+    // Another connection holds the write lock (readers still read): the key
+    // checks pass, the new key is stored as pending, and the re-encryption fails.
+    // Then with an exclusive lock, where even the checks can not read.
+    for lock in ["IMMEDIATE", "EXCLUSIVE"] {
+      var config = rawKeyConfiguration()
+      config.allowsUnsafeTransactions = true
+      let holder = try DatabaseQueue(path: path, configuration: config)
+      try holder.writeWithoutTransaction { db in try db.execute(sql: "BEGIN \(lock) TRANSACTION") }
+      let result = try dbkey(["rekey", path])
+      #expect(result.status == 75, "\(lock): \(result.stderr)")
+      #expect(result.stderr.contains("locked"))
+      try holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+      try holder.close()
+      #expect(fileBytes(path) == bytesBefore)
+      #expect(try items(in: directory) == itemsBefore)
+    }
+
+    #expect(fileBytes(path) == bytesBefore)
+    #expect(try items(in: directory) == itemsBefore)
+    #expect(try dbkey(["verify", path]).status == 0)
+  }
+}
