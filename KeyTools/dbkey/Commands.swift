@@ -96,7 +96,6 @@ let baseCommands: [Command] = [
       var config = Configuration()
       config.key = key
       config.readonly = true
-      config.observesOtherProcesses = false
       let dbQueue = try DatabaseQueue(path: path, configuration: config)
       defer { try? dbQueue.close() }
       var info: [String: Any] = try dbQueue.read { db in
@@ -235,7 +234,8 @@ let baseCommands: [Command] = [
     output("migrated \(path) (backup: \(backup))")
   },
   Command(
-    name: "watch", summary: "print a line per commit made to DB by any process",
+    name: "watch",
+    summary: "print a line when any other process commits to DB (commits closer than a check share a line)",
     usage: "dbkey watch DB [--key-fd N | --passphrase-fd N] [--count N]", flags: [],
     options: keyOptions.union(["--count"])
   ) { arguments in
@@ -247,9 +247,7 @@ let baseCommands: [Command] = [
       }
       return count
     }
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw CommandError(code: .notFound, message: "no database file at \(path)")
-    }
+    try requireDatabaseFile(path)
     var config = Configuration()
     config.key = key
     let done = DispatchSemaphore(value: 0)

@@ -25,7 +25,6 @@ let keyringCommands: [Command] = [
     do {
       var config = Configuration()
       config.key = key
-      config.observesOtherProcesses = false
       let dbQueue = try DatabaseQueue(path: path, configuration: config)
       try dbQueue.close()
     } catch {
@@ -44,9 +43,7 @@ let keyringCommands: [Command] = [
     flags: ["--force"], options: keyringOptions.union(["--passphrase-fd"])
   ) { arguments in
     let paths = try arguments.positionals("PLAIN", "OUT")
-    guard FileManager.default.fileExists(atPath: paths[0]) else {
-      throw CommandError(code: .notFound, message: "no database file at \(paths[0])")
-    }
+    try requireDatabaseFile(paths[0])
     guard isPlaintextDatabase(paths[0]) else {
       throw CommandError(code: .cannotOpen, message: "\(paths[0]) is not a plaintext SQLite database")
     }
@@ -75,9 +72,7 @@ let keyringCommands: [Command] = [
     options: keyringOptions.union(["--new-passphrase-fd"])
   ) { arguments in
     let path = try arguments.positionals("DB")[0]
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw CommandError(code: .notFound, message: "no database file at \(path)")
-    }
+    try requireDatabaseFile(path)
     let entry = try KeyringEntry(arguments, path: path)
     try entry.settlePendingKeyChange(path: path)
     guard let current = try entry.storedKey() else {
@@ -97,7 +92,6 @@ let keyringCommands: [Command] = [
       // 2. Re-encrypt (SQLCipher rewrites every page in one transaction).
       var config = Configuration()
       config.key = current
-      config.observesOtherProcesses = false
       let dbQueue = try DatabaseQueue(path: path, configuration: config)
       do {
         try dbQueue.changeKey(to: newKey)
@@ -125,9 +119,7 @@ let keyringCommands: [Command] = [
     usage: "dbkey recover DB [--name NAME] [--collection NAME]", flags: [], options: keyringOptions
   ) { arguments in
     let path = try arguments.positionals("DB")[0]
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw CommandError(code: .notFound, message: "no database file at \(path)")
-    }
+    try requireDatabaseFile(path)
     let entry = try KeyringEntry(arguments, path: path)
     if let done = try entry.settlePendingKeyChange(path: path) {
       output(done)
@@ -153,9 +145,7 @@ let keyringCommands: [Command] = [
       guard let key = try KeySource.key(arguments) else {
         throw CommandError(code: .usage, message: "store needs --key-fd or --passphrase-fd")
       }
-      guard FileManager.default.fileExists(atPath: path) else {
-        throw CommandError(code: .notFound, message: "no database file at \(path)")
-      }
+      try requireDatabaseFile(path)
       guard try opens(path, with: key) else {
         throw CommandError(code: .cannotOpen, message: "the key does not open \(path): not stored")
       }

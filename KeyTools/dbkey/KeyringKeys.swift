@@ -90,7 +90,6 @@ func opens(_ path: String, with key: DatabaseKey?) throws -> Bool {
   var config = Configuration()
   config.key = key
   config.readonly = true
-  config.observesOtherProcesses = false
   do {
     let dbQueue = try DatabaseQueue(path: path, configuration: config)
     try? dbQueue.close()
@@ -141,9 +140,7 @@ func resolveKey(_ arguments: Arguments, path: String, passphraseOption: String =
       arguments.value("--key-fd") != nil ? "raw key from file descriptor" : "passphrase from file descriptor"
     return ResolvedKey(key: key, source: source)
   }
-  guard FileManager.default.fileExists(atPath: path) else {
-    throw CommandError(code: .notFound, message: "no database file at \(path)")
-  }
+  try requireDatabaseFile(path)
   let entry = try KeyringEntry(arguments, path: path)
   try entry.settlePendingKeyChange(path: path)
   if let key = try entry.storedKey() {
@@ -151,4 +148,11 @@ func resolveKey(_ arguments: Arguments, path: String, passphraseOption: String =
   }
   if isPlaintextDatabase(path) { return ResolvedKey(key: nil, source: "none: the file is not encrypted") }
   throw CommandError(code: .notFound, message: "the keyring holds no key for \(entry.database.canonicalPath)")
+}
+
+/// Exits with "not found" unless a file exists at `path`.
+func requireDatabaseFile(_ path: String) throws {
+  guard FileManager.default.fileExists(atPath: path) else {
+    throw CommandError(code: .notFound, message: "no database file at \(path)")
+  }
 }

@@ -2,7 +2,9 @@
 /// (`row.scopes["author"]`), to-many ones as prefetched rows
 /// (`row.prefetchedRows["books"]`).
 final class RowExtras: @unchecked Sendable {
-  // Sendable: filled while a request fetches, before the row is handed out.
+  // Sendable: written only by the request that fetches the row, on the
+  // connection's queue, before the row is returned; only read afterwards, so
+  // no two threads ever race on it.
   var scopes: [(String, Row)] = []
   var prefetchedRows: [String: [Row]] = [:]
 }

@@ -11,9 +11,7 @@ extension DatabaseQueue {
   /// it (into a temporary attached database, then swaps it in). Throws if the
   /// key does not open the file with any older format's settings.
   public static func migrateCipherFormat(atPath path: String, key: DatabaseKey) throws {
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "no database file at \(path)")
-    }
+    try Database.requireFile(atPath: path)
     let database = try Database(
       path: path, description: "Sealite.cipherMigration", configuration: Configuration(), readOnly: false)
     defer { database.close() }
@@ -27,6 +25,16 @@ extension DatabaseQueue {
           message: "SQLCipher could not migrate \(path): the key does not open it in any known format")
       }
       try db.validateFileAccess()
+    }
+  }
+}
+
+extension Database {
+  /// Throws `SQLITE_CANTOPEN` unless a file exists at `path`: whole-file
+  /// operations must not create an empty database by opening a missing one.
+  static func requireFile(atPath path: String) throws {
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "no database file at \(path)")
     }
   }
 }

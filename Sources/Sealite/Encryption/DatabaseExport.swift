@@ -26,9 +26,7 @@ extension DatabaseQueue {
     destinationKey: DatabaseKey?, overwrite: Bool = false
   ) throws {
     let fileManager = FileManager.default
-    guard fileManager.fileExists(atPath: sourcePath) else {
-      throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "no database file at \(sourcePath)")
-    }
+    try Database.requireFile(atPath: sourcePath)
     if !overwrite && fileManager.fileExists(atPath: destinationPath) {
       throw DatabaseError(
         resultCode: .SQLITE_CANTOPEN,
@@ -55,7 +53,6 @@ extension DatabaseQueue {
     sourceConfiguration.key = key
     // Not read-only: SQLite would open the attached copy read-only too. The
     // source itself is only read.
-    sourceConfiguration.observesOtherProcesses = false
     let source = try DatabaseQueue(path: sourcePath, configuration: sourceConfiguration)
     defer { try? source.close() }
     let rowCounts = try source.writer.sync { db in
@@ -65,7 +62,6 @@ extension DatabaseQueue {
     // The copy must open with its key and hold the same rows.
     var copyConfiguration = Configuration()
     copyConfiguration.key = destinationKey
-    copyConfiguration.observesOtherProcesses = false
     let copy = try DatabaseQueue(path: temporaryPath, configuration: copyConfiguration)
     try copy.writer.sync { db in
       let check = try String.fetchAll(db, sql: "PRAGMA integrity_check")

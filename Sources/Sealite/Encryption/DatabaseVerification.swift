@@ -26,13 +26,10 @@ extension DatabaseQueue {
   /// file is encrypted and no key is given, a key is given for a plaintext
   /// file, or the file is not a database.
   public static func verifyDatabase(atPath path: String, key: DatabaseKey?) throws -> DatabaseVerification {
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "no database file at \(path)")
-    }
+    try Database.requireFile(atPath: path)
     var config = Configuration()
     config.key = key
     config.readonly = true
-    config.observesOtherProcesses = false
     let dbQueue = try DatabaseQueue(path: path, configuration: config)
     defer { try? dbQueue.close() }
     return try dbQueue.writer.sync { db in

@@ -147,9 +147,16 @@ struct OtherProcessesObservationTests {
     let (values, cancellable) = observeInteger("SELECT value FROM counter", in: observed)
     #expect(await eventually { values.value == [0] })
     try await other.write { db in try db.execute(sql: "UPDATE counter SET value = 7") }
-    // A local commit still refreshes: the other commit is then seen too.
-    try await Task.sleep(for: .milliseconds(300))
+    // No watch on other connections was started: nothing can refresh the
+    // observation for that commit.
+    let isWatching = try observed.writer.sync { db in
+      db.attachments[ObjectIdentifier(OtherProcessesWatch.self)] != nil
+    }
+    #expect(!isWatching)
     #expect(values.value == [0])
+    // Its own commits still refresh it, and it then reads the other commit too.
+    try await observed.write { db in try db.execute(sql: "UPDATE counter SET value = value") }
+    #expect(await eventually { values.value == [0, 7] })
     cancellable.cancel()
   }
 

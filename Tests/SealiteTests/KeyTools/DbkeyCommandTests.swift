@@ -150,11 +150,14 @@ struct DbkeyCommandTests {
     try makeDatabase(path)
     let watcher = try SpawnedProcess(
       dbkeyPath, ["watch", path, "--key-fd", "0", "--count", "2"], input: rawKeyHex)
-    #expect(await watcher.waitForLine(startingWith: "watching") != nil)
+    #expect(await watcher.waitForLine(startingWith: "watching") != nil, "\(watcher.errorOutput)")
     let writer = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
+    // Commits closer together than one check of data_version share a line:
+    // the second commit waits for the line of the first.
     try await writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES ('one')") }
+    #expect(await watcher.waitForLine(startingWith: "commit 1") != nil, "\(watcher.errorOutput)")
     try await writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES ('two')") }
-    #expect(await watcher.waitForExit(timeout: 30) == 0)
+    #expect(await watcher.waitForExit(timeout: 30) == 0, "\(watcher.errorOutput)")
     #expect(watcher.output.filter { $0.hasPrefix("commit ") }.count == 2)
   }
 }

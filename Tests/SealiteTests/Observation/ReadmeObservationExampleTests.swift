@@ -50,8 +50,7 @@ struct ReadmeObservationExampleTests {
     }
     #expect(counts == [0, 1])
     #expect(changes.value == 1)
-    let deadline = Date().addingTimeInterval(10)
-    while best.value.last?.count != 1 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+    #expect(await eventually { best.value.last?.count == 1 })
     #expect(best.value.last?.map(\.name) == ["Arthur"])
     cancellable.cancel()
     regionCancellable.cancel()
