@@ -10,6 +10,8 @@ private var dbkeyPath: String {
 }
 
 private let rawKeyHex = String(repeating: "42", count: 32)
+// Inputs end with a newline: it ends dbkey's read of the key, where waiting
+// for end of file could last as long as another child that inherited the pipe.
 
 /// Runs dbkey with `input` on its standard input (descriptor 0).
 private func dbkey(_ arguments: [String], input: String = "") throws -> (
@@ -76,20 +78,20 @@ struct DbkeyCommandTests {
     let directory = TemporaryDirectory()
     let path = directory.path()
     try makeDatabase(path)
-    #expect(try dbkey(["verify", path, "--key-fd", "0"], input: rawKeyHex).status == 0)
+    #expect(try dbkey(["verify", path, "--key-fd", "0"], input: rawKeyHex + "\n").status == 0)
     // A plaintext file given as encrypted is refused.
     let plain = directory.path("plain.sqlite")
     let plainQueue = try DatabaseQueue(path: plain)
     try plainQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
     try plainQueue.close()
-    #expect(try dbkey(["verify", plain, "--key-fd", "0"], input: rawKeyHex).status == 65)
+    #expect(try dbkey(["verify", plain, "--key-fd", "0"], input: rawKeyHex + "\n").status == 65)
     // Tamper with page 2.
     let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
     let pageSize: UInt64 = TestEnvironment.isLegacy ? 1024 : 4096
     try handle.seek(toOffset: pageSize + 50)
     try handle.write(contentsOf: Data([0xde, 0xad, 0xbe, 0xef]))
     try handle.close()
-    let tampered = try dbkey(["verify", path, "--key-fd", "0"], input: rawKeyHex)
+    let tampered = try dbkey(["verify", path, "--key-fd", "0"], input: rawKeyHex + "\n")
     #expect(tampered.status == 76)
     #expect(tampered.stdout.contains("FAILED"))
     if !TestEnvironment.isLegacy { #expect(tampered.stdout.contains("tampered page: 2")) }
@@ -102,16 +104,19 @@ struct DbkeyCommandTests {
     try makeDatabase(path)
     let before = fileBytes(path)
     let plain = directory.path("plain.sqlite")
-    let result = try dbkey(["export", path, plain, "--key-fd", "0", "--plaintext"], input: rawKeyHex)
+    let result = try dbkey(["export", path, plain, "--key-fd", "0", "--plaintext"], input: rawKeyHex + "\n")
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
       try DatabaseQueue(path: plain).read { db in try String.fetchAll(db, sql: "SELECT a FROM t") } == [
         "hello", "world",
       ])
-    let existing = try dbkey(["export", path, plain, "--key-fd", "0", "--plaintext"], input: rawKeyHex)
+    let existing = try dbkey(
+      ["export", path, plain, "--key-fd", "0", "--plaintext"], input: rawKeyHex + "\n")
     #expect(existing.status == 73)
     #expect(
-      try dbkey(["export", path, plain, "--key-fd", "0", "--plaintext", "--new-key"], input: rawKeyHex).status
+      try dbkey(
+        ["export", path, plain, "--key-fd", "0", "--plaintext", "--new-key"], input: rawKeyHex + "\n"
+      ).status
         == 64)
     // Two secrets on two descriptors: DB's key on 3 (a file), OUT's passphrase on 0.
     let keyFile = directory.path("key.hex")
@@ -135,12 +140,12 @@ struct DbkeyCommandTests {
     let directory = TemporaryDirectory()
     let path = directory.path()
     try makeDatabase(path)
-    let result = try dbkey(["migrate", path, "--key-fd", "0"], input: rawKeyHex)
+    let result = try dbkey(["migrate", path, "--key-fd", "0"], input: rawKeyHex + "\n")
     #expect(result.status == 0, "\(result.stderr)")
     #expect(FileManager.default.fileExists(atPath: path + ".before-migrate"))
-    #expect(try dbkey(["verify", path, "--key-fd", "0"], input: rawKeyHex).status == 0)
+    #expect(try dbkey(["verify", path, "--key-fd", "0"], input: rawKeyHex + "\n").status == 0)
     // A second migration refuses to overwrite the backup.
-    #expect(try dbkey(["migrate", path, "--key-fd", "0"], input: rawKeyHex).status == 73)
+    #expect(try dbkey(["migrate", path, "--key-fd", "0"], input: rawKeyHex + "\n").status == 73)
   }
 
   @Test("watch prints a line per commit of another process")
@@ -149,7 +154,7 @@ struct DbkeyCommandTests {
     let path = directory.path()
     try makeDatabase(path)
     let watcher = try SpawnedProcess(
-      dbkeyPath, ["watch", path, "--key-fd", "0", "--count", "2"], input: rawKeyHex)
+      dbkeyPath, ["watch", path, "--key-fd", "0", "--count", "2"], input: rawKeyHex + "\n")
     #expect(await watcher.waitForLine(startingWith: "watching") != nil, "\(watcher.errorOutput)")
     let writer = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
     // Commits closer together than one check of data_version share a line:

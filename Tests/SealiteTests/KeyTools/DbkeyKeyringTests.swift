@@ -29,7 +29,12 @@ private func items(in directory: TemporaryDirectory) throws -> [String] {
   }.sorted()
 }
 
-private func hex(_ byte: UInt8) -> String { String(repeating: String(format: "%02x", byte), count: 32) }
+/// A raw key line, as dbkey reads it from a descriptor. The newline ends the
+/// read: waiting for end of file could last as long as some other child
+/// process that inherited the pipe.
+private func hex(_ byte: UInt8) -> String {
+  String(repeating: String(format: "%02x", byte), count: 32) + "\n"
+}
 
 @Suite("dbkey with the keyring")
 struct DbkeyKeyringTests {
