@@ -46,7 +46,7 @@ private func monotonicSeconds() -> TimeInterval {
 
 /// Returns as soon as `condition` holds, or false after `timeout` seconds: generous, because
 /// the machine running the tests may be busy with something else.
-private func eventually(timeout: TimeInterval = 5, _ condition: () -> Bool) async throws -> Bool {
+private func eventually(timeout: TimeInterval = 60, _ condition: () -> Bool) async throws -> Bool {
   let deadline = monotonicSeconds() + timeout
   while !condition() {
     if monotonicSeconds() > deadline { return false }

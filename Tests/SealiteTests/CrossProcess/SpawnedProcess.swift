@@ -4,11 +4,24 @@ import Synchronization
 @testable import Sealite
 
 /// A child process whose standard output is read line by line while it runs.
+///
+/// Waits are driven by the child's output, not by polling: a reading thread
+/// resumes each waiter the moment its line arrives or the process exits, and
+/// a timer resumes it with nothing only if neither happened in time. Polling
+/// from the test's task could miss a line that did arrive, when the
+/// cooperative pool was too busy with other tests to wake the poll before
+/// its deadline.
 final class SpawnedProcess: Sendable {
+  private struct State {
+    var lines: [String] = []
+    var errorText = ""
+    var exitStatus: Int32?
+    var lineWaiters: [UUID: (prefix: String, continuation: CheckedContinuation<String?, Never>)] = [:]
+    var exitWaiters: [UUID: CheckedContinuation<Int32?, Never>] = [:]
+  }
+
   private let process: Process
-  private let lines = Locked<[String]>([])
-  private let errors = Locked<String>("")
-  private let ended = Locked(false)
+  private let state = Locked(State())
 
   /// Starts `executable`; `input` goes to its standard input, which is then closed.
   init(_ executable: String, _ arguments: [String], input: String) throws {
@@ -25,9 +38,7 @@ final class SpawnedProcess: Sendable {
     try process.run()
     inPipe.fileHandleForWriting.write(Data(input.utf8))
     try inPipe.fileHandleForWriting.close()
-    let lines = lines
-    let errors = errors
-    let ended = ended
+    let state = state
     let outHandle = out.fileHandleForReading
     let errHandle = err.fileHandleForReading
     Thread.detachNewThread {
@@ -39,49 +50,82 @@ final class SpawnedProcess: Sendable {
         while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
           let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
           buffer.removeSubrange(buffer.startIndex...newline)
-          lines.withLock { $0.append(line) }
+          let matched = state.withLock { state in
+            state.lines.append(line)
+            let ids = state.lineWaiters.filter { line.hasPrefix($0.value.prefix) }.map(\.key)
+            return ids.compactMap { state.lineWaiters.removeValue(forKey: $0)?.continuation }
+          }
+          for continuation in matched { continuation.resume(returning: line) }
         }
       }
       let errorText = String(decoding: errHandle.readDataToEndOfFile(), as: UTF8.self)
-      errors.withLock { $0 = errorText }
-      ended.withLock { $0 = true }
+      process.waitUntilExit()
+      let status = process.terminationStatus
+      let (lineWaiters, exitWaiters) = state.withLock { state in
+        state.errorText = errorText
+        state.exitStatus = status
+        defer {
+          state.lineWaiters = [:]
+          state.exitWaiters = [:]
+        }
+        return (state.lineWaiters.values.map(\.continuation), Array(state.exitWaiters.values))
+      }
+      for continuation in lineWaiters { continuation.resume(returning: nil) }
+      for continuation in exitWaiters { continuation.resume(returning: status) }
     }
   }
 
   /// The lines printed so far.
-  var output: [String] { lines.value }
+  var output: [String] { state.value.lines }
 
   /// What the process printed on standard error (complete once it exited).
-  var errorOutput: String { errors.value }
+  var errorOutput: String { state.value.errorText }
 
-  /// Waits until a line starting with `prefix` was printed; returns it.
-  func waitForLine(startingWith prefix: String, timeout: TimeInterval = 30) async -> String? {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-      if let line = lines.value.first(where: { $0.hasPrefix(prefix) }) { return line }
-      if hasEnded { return lines.value.first(where: { $0.hasPrefix(prefix) }) }
-      try? await Task.sleep(for: .milliseconds(10))
-    }
-    return nil
-  }
-
-  /// Waits for the process to exit; returns its status, or nil (and kills it)
-  /// after `timeout` seconds.
-  func waitForExit(timeout: TimeInterval = 60) async -> Int32? {
-    let deadline = Date().addingTimeInterval(timeout)
-    while !hasEnded {
-      guard Date() < deadline else {
-        process.terminate()
+  /// Waits until a line starting with `prefix` was printed and returns it;
+  /// nil if the process exits without printing one, or after `timeout` seconds.
+  func waitForLine(startingWith prefix: String, timeout: TimeInterval = 60) async -> String? {
+    let id = UUID()
+    return await withCheckedContinuation { continuation in
+      let immediate: String?? = state.withLock { state in
+        if let line = state.lines.first(where: { $0.hasPrefix(prefix) }) { return .some(line) }
+        if state.exitStatus != nil { return .some(nil) }
+        state.lineWaiters[id] = (prefix, continuation)
         return nil
       }
-      try? await Task.sleep(for: .milliseconds(10))
+      if let immediate {
+        continuation.resume(returning: immediate)
+        return
+      }
+      let state = state
+      DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+        state.withLock { $0.lineWaiters.removeValue(forKey: id) }?.continuation.resume(returning: nil)
+      }
     }
-    process.waitUntilExit()
-    return process.terminationStatus
   }
 
-  /// True once the process closed its output and exited.
-  private var hasEnded: Bool { ended.value && !process.isRunning }
+  /// Waits for the process to exit and returns its status; after `timeout`
+  /// seconds, kills it and returns nil.
+  func waitForExit(timeout: TimeInterval = 120) async -> Int32? {
+    let id = UUID()
+    return await withCheckedContinuation { continuation in
+      let status: Int32? = state.withLock { state in
+        if let status = state.exitStatus { return status }
+        state.exitWaiters[id] = continuation
+        return nil
+      }
+      if let status {
+        continuation.resume(returning: status)
+        return
+      }
+      let state = state
+      let process = process
+      DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+        guard let waiter = state.withLock({ $0.exitWaiters.removeValue(forKey: id) }) else { return }
+        process.terminate()
+        waiter.resume(returning: nil)
+      }
+    }
+  }
 
   /// The integer after `name ` in the output, if printed.
   func value(_ name: String) -> Int? {

@@ -162,7 +162,7 @@ struct DbkeyCommandTests {
     try await writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES ('one')") }
     #expect(await watcher.waitForLine(startingWith: "commit 1") != nil, "\(watcher.errorOutput)")
     try await writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES ('two')") }
-    #expect(await watcher.waitForExit(timeout: 30) == 0, "\(watcher.errorOutput)")
+    #expect(await watcher.waitForExit() == 0, "\(watcher.errorOutput)")
     #expect(watcher.output.filter { $0.hasPrefix("commit ") }.count == 2)
   }
 }

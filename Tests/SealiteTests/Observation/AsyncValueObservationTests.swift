@@ -154,7 +154,7 @@ extension ObservationTests {
       }
       let observation = ValueObservation.tracking { db in try Table("log").fetchCount(db) }.debounce(
         for: 0.05)
-      let received = try await withDeadline(30) {
+      let received = try await withDeadline {
         var received: [Int] = []
         for try await count in observation.values(in: dbPool) {
           received.append(count)
