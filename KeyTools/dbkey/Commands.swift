@@ -51,6 +51,9 @@ func commandError(_ error: any Error, path: String?) -> CommandError {
 /// Options that choose the key of DB: descriptors, or the keyring item.
 let keyOptions: Set<String> = ["--key-fd", "--passphrase-fd", "--name", "--collection"]
 
+/// The flag that asks for DB's passphrase on the terminal.
+let keyFlags: Set<String> = ["--passphrase"]
+
 /// Every command: those that only read keys, then those that manage the keyring.
 let commands: [Command] = baseCommands + keyringCommands
 
@@ -86,7 +89,8 @@ let baseCommands: [Command] = [
   },
   Command(
     name: "info", summary: "cipher settings, format, page size and count, journal mode",
-    usage: "dbkey info DB [--key-fd N | --passphrase-fd N | --name NAME] [--json]", flags: ["--json"],
+    usage: "dbkey info DB [--key-fd N | --passphrase-fd N | --passphrase | --name NAME] [--json]",
+    flags: keyFlags.union(["--json"]),
     options: keyOptions
   ) { arguments in
     let path = try arguments.positionals("DB")[0]
@@ -96,6 +100,12 @@ let baseCommands: [Command] = [
       var config = Configuration()
       config.key = key
       config.readonly = true
+      // The SQLCipher format of the file: the linked version's, or an older one
+      // (which `dbkey migrate` upgrades), opened with that version's settings.
+      let format = try key.flatMap { try DatabaseQueue.cipherFormat(atPath: path, key: $0) }
+      if let format, format < linkedSQLCipherMajorVersion, linkedSQLCipherMajorVersion >= 4 {
+        config.cipher.compatibility = format
+      }
       let dbQueue = try DatabaseQueue(path: path, configuration: config)
       defer { try? dbQueue.close() }
       var info: [String: Any] = try dbQueue.read { db in
@@ -109,6 +119,7 @@ let baseCommands: [Command] = [
         return info
       }
       info["keySource"] = resolved.source
+      if let format { info["cipherFormat"] = format }
       if arguments.has("--json") {
         try outputJSON(info)
       } else {
@@ -120,7 +131,8 @@ let baseCommands: [Command] = [
   },
   Command(
     name: "verify", summary: "check page authentication (names tampered pages) and integrity",
-    usage: "dbkey verify DB [--key-fd N | --passphrase-fd N | --name NAME] [--json]", flags: ["--json"],
+    usage: "dbkey verify DB [--key-fd N | --passphrase-fd N | --passphrase | --name NAME] [--json]",
+    flags: keyFlags.union(["--json"]),
     options: keyOptions
   ) { arguments in
     let path = try arguments.positionals("DB")[0]
@@ -156,20 +168,24 @@ let baseCommands: [Command] = [
     name: "export",
     summary: "copy DB into a new file OUT: plaintext, with a passphrase, a new key, or DB's key",
     usage:
-      "dbkey export DB OUT [--plaintext | --passphrase-fd N | --new-key] [--force]\n"
-      + "       [--key-fd N | --source-passphrase-fd N | --name NAME] [--collection NAME]\n"
-      + "  DB's key comes from the keyring unless given on a descriptor. OUT gets DB's key unless\n"
-      + "  --plaintext, --passphrase-fd (a passphrase read from descriptor N) or --new-key (a new\n"
-      + "  random key) says otherwise; a keyed OUT has its key stored in the keyring.",
-    flags: ["--plaintext", "--force", "--new-key"], options: keyOptions.union(["--source-passphrase-fd"])
+      "dbkey export DB OUT [--plaintext | --passphrase-fd N | --passphrase | --new-key] [--force]\n"
+      + "       [--key-fd N | --source-passphrase-fd N | --source-passphrase | --name NAME] [--collection NAME]\n"
+      + "  DB's key comes from the keyring unless given on a descriptor or typed (--source-passphrase).\n"
+      + "  OUT gets DB's key unless --plaintext, --passphrase-fd (a passphrase read from descriptor N),\n"
+      + "  --passphrase (typed twice) or --new-key (a new random key) says otherwise; a keyed OUT has\n"
+      + "  its key stored in the keyring.",
+    flags: ["--plaintext", "--force", "--new-key", "--passphrase", "--source-passphrase"],
+    options: keyOptions.union(["--source-passphrase-fd"])
   ) { arguments in
     let paths = try arguments.positionals("DB", "OUT")
     let choices = [
-      arguments.has("--plaintext"), arguments.value("--passphrase-fd") != nil, arguments.has("--new-key"),
+      arguments.has("--plaintext"),
+      arguments.value("--passphrase-fd") != nil || arguments.has("--passphrase"),
+      arguments.has("--new-key"),
     ]
     guard choices.filter({ $0 }).count <= 1 else {
       throw CommandError(
-        code: .usage, message: "choose one of --plaintext, --passphrase-fd or --new-key for OUT")
+        code: .usage, message: "choose one of --plaintext, --passphrase(-fd) or --new-key for OUT")
     }
     let key = try resolveKey(arguments, path: paths[0], passphraseOption: "--source-passphrase-fd").key
     let destinationKey: DatabaseKey?
@@ -177,7 +193,9 @@ let baseCommands: [Command] = [
       destinationKey = nil
     } else if arguments.has("--new-key") {
       destinationKey = .randomRaw()
-    } else if let passphrase = try KeySource.key(arguments, keyOption: "--no-such-option") {
+    } else if let passphrase = try KeySource.key(
+      arguments, keyOption: nil, prompt: "New passphrase for \(paths[1]): ", confirm: true)
+    {
       destinationKey = passphrase
     } else {
       destinationKey = key
@@ -197,9 +215,11 @@ let baseCommands: [Command] = [
       }
     }
     do {
-      try DatabaseQueue.exportDatabase(
-        atPath: paths[0], key: key, to: paths[1], destinationKey: destinationKey,
-        overwrite: arguments.has("--force"))
+      try TerminalProgress.run("exporting \(paths[0])") { progress in
+        try DatabaseQueue.exportDatabase(
+          atPath: paths[0], key: key, to: paths[1], destinationKey: destinationKey,
+          overwrite: arguments.has("--force"), progress: { progress.update($0.fractionCompleted) })
+      }
     } catch {
       restoreKeyring()
       throw commandError(error, path: paths[0])
@@ -211,7 +231,8 @@ let baseCommands: [Command] = [
   Command(
     name: "migrate",
     summary: "upgrade an SQLCipher 3 database to the current format, after a verified backup",
-    usage: "dbkey migrate DB [--key-fd N | --passphrase-fd N | --name NAME]", flags: [], options: keyOptions
+    usage: "dbkey migrate DB [--key-fd N | --passphrase-fd N | --passphrase | --name NAME]", flags: keyFlags,
+    options: keyOptions
   ) { arguments in
     let path = try arguments.positionals("DB")[0]
     guard let key = try resolveKey(arguments, path: path).key else {
@@ -227,7 +248,9 @@ let baseCommands: [Command] = [
         try? FileManager.default.removeItem(atPath: backup)
         throw CommandError(code: .failure, message: "the backup copy \(backup) differs from \(path)")
       }
-      try DatabaseQueue.migrateCipherFormat(atPath: path, key: key)
+      try TerminalProgress.run("migrating \(path)") { _ in
+        try DatabaseQueue.migrateCipherFormat(atPath: path, key: key)
+      }
     } catch {
       throw commandError(error, path: path)
     }
@@ -236,7 +259,7 @@ let baseCommands: [Command] = [
   Command(
     name: "watch",
     summary: "print a line when any other process commits to DB (commits closer than a check share a line)",
-    usage: "dbkey watch DB [--key-fd N | --passphrase-fd N] [--count N]", flags: [],
+    usage: "dbkey watch DB [--key-fd N | --passphrase-fd N | --passphrase] [--count N]", flags: keyFlags,
     options: keyOptions.union(["--count"])
   ) { arguments in
     let path = try arguments.positionals("DB")[0]
@@ -284,6 +307,11 @@ final class Counter: Sendable {
       return value
     }
   }
+}
+
+/// The major version of the linked SQLCipher (0 if unknown).
+var linkedSQLCipherMajorVersion: Int {
+  SQLiteFeatures.linked.sqlcipherVersionNumber?.split(separator: ".").first.flatMap { Int($0) } ?? 0
 }
 
 /// An integer pragma: SQLCipher answers `page_size` of a keyed database as text.

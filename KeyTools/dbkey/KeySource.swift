@@ -1,28 +1,46 @@
 import Foundation
 import Sealite
 
-/// Where a command takes a key from. Keys come from file descriptors (or the
-/// keyring), never from the command line or the environment.
+/// Where a command takes a key from. Keys come from file descriptors, the
+/// terminal (echo off) or the keyring, never from the command line or the
+/// environment.
 enum KeySource {
-  /// `--key-fd N`: a raw key, 64 hex digits (96 with a salt), read from descriptor N.
-  /// `--passphrase-fd N`: a passphrase, the first line read from descriptor N.
+  /// The key given on the command line's descriptors or asked for on the
+  /// terminal; nil when none of their options is there.
+  ///
+  /// - `--key-fd N` (`keyOption`): a raw key, 64 hex digits (96 with a salt),
+  ///   read from descriptor N.
+  /// - `--passphrase-fd N` (`passphraseOption`): a passphrase, the first line
+  ///   read from descriptor N.
+  /// - `--passphrase` (`passphraseOption` without `-fd`): a passphrase typed on
+  ///   the terminal after `prompt`, twice with `confirm`.
   static func key(
-    _ arguments: Arguments, keyOption: String = "--key-fd", passphraseOption: String = "--passphrase-fd"
-  )
-    throws -> DatabaseKey?
-  {
-    if let descriptor = try arguments.fileDescriptor(keyOption) {
+    _ arguments: Arguments, keyOption: String? = "--key-fd", passphraseOption: String = "--passphrase-fd",
+    prompt: String, confirm: Bool = false
+  ) throws -> DatabaseKey? {
+    let promptFlag = String(passphraseOption.dropLast("-fd".count))
+    let given = [keyOption, passphraseOption, promptFlag].compactMap { $0 }.filter {
+      arguments.value($0) != nil || arguments.has($0)
+    }
+    guard given.count <= 1 else {
+      throw CommandError(code: .usage, message: "choose one of \(given.joined(separator: ", "))")
+    }
+    if let keyOption, let descriptor = try arguments.fileDescriptor(keyOption) {
       var line = try readLine(from: descriptor)
       defer { wipe(&line) }
       return try rawKey(hex: line)
     }
+    var line: [UInt8]
     if let descriptor = try arguments.fileDescriptor(passphraseOption) {
-      var line = try readLine(from: descriptor)
-      defer { wipe(&line) }
-      guard !line.isEmpty else { throw CommandError(code: .usage, message: "the passphrase is empty") }
-      return .passphrase(Data(line))
+      line = try readLine(from: descriptor)
+    } else if arguments.has(promptFlag) {
+      line = try TerminalPrompt.passphrase(prompt, confirm: confirm, fdOption: passphraseOption)
+    } else {
+      return nil
     }
-    return nil
+    defer { wipe(&line) }
+    guard !line.isEmpty else { throw CommandError(code: .usage, message: "the passphrase is empty") }
+    return .passphrase(Data(line))
   }
 
   /// Reads bytes up to the first newline (or the end) from a descriptor.

@@ -39,8 +39,9 @@ let keyringCommands: [Command] = [
   Command(
     name: "import",
     summary: "encrypt a plaintext SQLite database into a new file keyed like init (or with a passphrase)",
-    usage: "dbkey import PLAIN OUT [--passphrase-fd N] [--name NAME] [--collection NAME] [--force]",
-    flags: ["--force"], options: keyringOptions.union(["--passphrase-fd"])
+    usage:
+      "dbkey import PLAIN OUT [--passphrase-fd N | --passphrase] [--name NAME] [--collection NAME] [--force]",
+    flags: ["--force", "--passphrase"], options: keyringOptions.union(["--passphrase-fd"])
   ) { arguments in
     let paths = try arguments.positionals("PLAIN", "OUT")
     try requireDatabaseFile(paths[0])
@@ -53,11 +54,16 @@ let keyringCommands: [Command] = [
     }
     let entry = try KeyringEntry(arguments, path: paths[1])
     let previous = try entry.storedKey()
-    let key = try KeySource.key(arguments, keyOption: "--no-such-option") ?? .randomRaw()
+    let key =
+      try KeySource.key(arguments, keyOption: nil, prompt: "New passphrase for \(paths[1]): ", confirm: true)
+      ?? .randomRaw()
     try entry.store(key)
     do {
-      try DatabaseQueue.exportDatabase(
-        atPath: paths[0], key: nil, to: paths[1], destinationKey: key, overwrite: arguments.has("--force"))
+      try TerminalProgress.run("importing \(paths[0])") { progress in
+        try DatabaseQueue.exportDatabase(
+          atPath: paths[0], key: nil, to: paths[1], destinationKey: key, overwrite: arguments.has("--force"),
+          progress: { progress.update($0.fractionCompleted) })
+      }
     } catch {
       // Put the keyring back as it was.
       if let previous { try? entry.store(previous) } else { try? entry.forget() }
@@ -68,7 +74,8 @@ let keyringCommands: [Command] = [
   Command(
     name: "rekey",
     summary: "re-encrypt DB with a new random key (or a passphrase), crash-safe, kept in the keyring",
-    usage: "dbkey rekey DB [--new-passphrase-fd N] [--name NAME] [--collection NAME]", flags: [],
+    usage: "dbkey rekey DB [--new-passphrase-fd N | --new-passphrase] [--name NAME] [--collection NAME]",
+    flags: ["--new-passphrase"],
     options: keyringOptions.union(["--new-passphrase-fd"])
   ) { arguments in
     let path = try arguments.positionals("DB")[0]
@@ -83,7 +90,9 @@ let keyringCommands: [Command] = [
       throw CommandError(code: .cannotOpen, message: "the key in the keyring does not open \(path)")
     }
     let newKey =
-      try KeySource.key(arguments, keyOption: "--no-such-option", passphraseOption: "--new-passphrase-fd")
+      try KeySource.key(
+        arguments, keyOption: nil, passphraseOption: "--new-passphrase-fd",
+        prompt: "New passphrase for \(path): ", confirm: true)
       ?? .randomRaw()
     // 1. The new key is kept as pending: from now on, whatever happens, one of
     //    the two items opens the database (see settlePendingKeyChange).
@@ -94,7 +103,9 @@ let keyringCommands: [Command] = [
       config.key = current
       let dbQueue = try DatabaseQueue(path: path, configuration: config)
       do {
-        try dbQueue.changeKey(to: newKey)
+        // SQLCipher rewrites the pages in one call that reports nothing: the
+        // status line shows the time it takes.
+        try TerminalProgress.run("re-encrypting \(path)") { _ in try dbQueue.changeKey(to: newKey) }
         try dbQueue.close()
       } catch {
         try? dbQueue.close()
@@ -130,8 +141,9 @@ let keyringCommands: [Command] = [
   Command(
     name: "keyring", summary: "store, forget or list keys in the keyring (list never shows secrets)",
     usage:
-      "dbkey keyring store DB (--key-fd N | --passphrase-fd N) | forget DB | list [--json]   [--name NAME] [--collection NAME]",
-    flags: ["--json"], options: keyringOptions.union(["--key-fd", "--passphrase-fd"])
+      "dbkey keyring store DB (--key-fd N | --passphrase-fd N | --passphrase) | forget DB | list [--json]\n"
+      + "       [--name NAME] [--collection NAME]",
+    flags: ["--json", "--passphrase"], options: keyringOptions.union(["--key-fd", "--passphrase-fd"])
   ) { arguments in
     guard let action = arguments.positionals.first else {
       throw CommandError(code: .usage, message: "dbkey keyring needs store, forget or list")
@@ -142,8 +154,8 @@ let keyringCommands: [Command] = [
         throw CommandError(code: .usage, message: "expected store DB")
       }
       let path = arguments.positionals[1]
-      guard let key = try KeySource.key(arguments) else {
-        throw CommandError(code: .usage, message: "store needs --key-fd or --passphrase-fd")
+      guard let key = try KeySource.key(arguments, prompt: "Passphrase of \(path): ") else {
+        throw CommandError(code: .usage, message: "store needs --key-fd, --passphrase-fd or --passphrase")
       }
       try requireDatabaseFile(path)
       guard try opens(path, with: key) else {

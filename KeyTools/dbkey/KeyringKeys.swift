@@ -135,9 +135,14 @@ struct ResolvedKey {
 func resolveKey(_ arguments: Arguments, path: String, passphraseOption: String = "--passphrase-fd") throws
   -> ResolvedKey
 {
-  if let key = try KeySource.key(arguments, passphraseOption: passphraseOption) {
+  if let key = try KeySource.key(
+    arguments, passphraseOption: passphraseOption, prompt: "Passphrase of \(path): ")
+  {
     let source =
-      arguments.value("--key-fd") != nil ? "raw key from file descriptor" : "passphrase from file descriptor"
+      arguments.value("--key-fd") != nil
+      ? "raw key from file descriptor"
+      : arguments.value(passphraseOption) != nil
+        ? "passphrase from file descriptor" : "passphrase typed on the terminal"
     return ResolvedKey(key: key, source: source)
   }
   try requireDatabaseFile(path)

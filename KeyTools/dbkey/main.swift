@@ -15,8 +15,8 @@ func help() -> String {
     "dbkey COMMAND --help shows the usage of one command.",
     "",
     "Keys: --key-fd N reads a raw key (64 hex digits, or 96 with a salt) from file descriptor N;",
-    "--passphrase-fd N reads a passphrase (its first line). Keys are never taken from arguments",
-    "or the environment.",
+    "--passphrase-fd N reads a passphrase (its first line); --passphrase asks for it on the terminal,",
+    "with echo off (twice for a new one). Keys are never taken from arguments or the environment.",
     "",
     "exit codes:",
   ]

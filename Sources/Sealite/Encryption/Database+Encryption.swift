@@ -90,6 +90,12 @@ extension Database {
   /// True if a new connection keyed with `key` (and this connection's cipher
   /// settings) reads the schema of the file.
   func opensFile(with key: DatabaseKey) -> Bool {
+    Database.keyOpensFile(atPath: path, key: key, cipherPragmas: configuration.cipher.pragmas)
+  }
+
+  /// True if a new read-only connection, keyed with `key` and then given
+  /// `cipherPragmas`, reads the schema of the file at `path`.
+  static func keyOpensFile(atPath path: String, key: DatabaseKey, cipherPragmas: [String]) -> Bool {
     var connection: SQLiteConnection?
     defer { sqlite3_close_v2(connection) }
     guard
@@ -102,7 +108,7 @@ extension Database {
     }
     guard keyed == SQLITE_OK else { return false }
     sqlite3_exec(connection, "PRAGMA cipher_log_level = NONE", nil, nil, nil)
-    for pragma in configuration.cipher.pragmas {
+    for pragma in cipherPragmas {
       guard sqlite3_exec(connection, pragma, nil, nil, nil) == SQLITE_OK else { return false }
     }
     return sqlite3_exec(connection, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK

@@ -21,9 +21,13 @@ extension DatabaseQueue {
   /// - parameter destinationKey: the key of the copy, nil for plaintext.
   /// - parameter overwrite: whether an existing destination file is replaced
   ///   (default false: an existing destination is an error).
+  /// - parameter progress: called about ten times a second while the copy is
+  ///   written, then once with ``DatabaseExportProgress/isCompleted`` true, on
+  ///   a background queue (a command line tool shows it to its user).
   public static func exportDatabase(
     atPath sourcePath: String, key: DatabaseKey?, to destinationPath: String,
-    destinationKey: DatabaseKey?, overwrite: Bool = false
+    destinationKey: DatabaseKey?, overwrite: Bool = false,
+    progress: (@Sendable (DatabaseExportProgress) -> Void)? = nil
   ) throws {
     let fileManager = FileManager.default
     try Database.requireFile(atPath: sourcePath)
@@ -55,8 +59,14 @@ extension DatabaseQueue {
     // source itself is only read.
     let source = try DatabaseQueue(path: sourcePath, configuration: sourceConfiguration)
     defer { try? source.close() }
-    let rowCounts = try source.writer.sync { db in
-      try db.exportContents(to: temporaryPath, key: destinationKey)
+    let (rowCounts, totalPageCount) = try source.writer.sync { db in
+      let pageCount = try db.integerPragma("page_count") ?? 0
+      let pageSize = try db.integerPragma("page_size") ?? 4096
+      let sampler = progress.map {
+        ExportProgressSampler(path: temporaryPath, pageSize: pageSize, totalPageCount: pageCount, report: $0)
+      }
+      defer { sampler?.stop() }
+      return (try db.exportContents(to: temporaryPath, key: destinationKey), pageCount)
     }
 
     // The copy must open with its key and hold the same rows.
@@ -88,6 +98,9 @@ extension DatabaseQueue {
       )
     }
     try syncFile(atPath: directory)
+    progress?(
+      DatabaseExportProgress(
+        completedPageCount: totalPageCount, totalPageCount: totalPageCount, isCompleted: true))
   }
 
   /// Flushes a file (or directory) to disk.
@@ -100,6 +113,13 @@ extension DatabaseQueue {
 }
 
 extension Database {
+  /// The value of an integer pragma: SQLCipher answers some (`page_size` of a
+  /// keyed database) as text.
+  func integerPragma(_ name: String) throws -> Int? {
+    guard let value = try DatabaseValue.fetchOne(self, sql: "PRAGMA \(name)") else { return nil }
+    return Int.fromDatabaseValue(value) ?? String.fromDatabaseValue(value).flatMap { Int($0) }
+  }
+
   /// Attaches a new file with `key`, copies this database into it with
   /// `sqlcipher_export`, and returns the row count of each table of the source.
   fileprivate func exportContents(to path: String, key: DatabaseKey?) throws -> [(String, Int)] {

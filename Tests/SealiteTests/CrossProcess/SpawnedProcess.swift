@@ -3,93 +3,182 @@ import Synchronization
 
 @testable import Sealite
 
-/// A child process whose standard output is read line by line while it runs.
+/// A child process whose output is read while it runs, on pipes or on a
+/// pseudo-terminal.
 ///
 /// Waits are driven by the child's output, not by polling: a reading thread
-/// resumes each waiter the moment its line arrives or the process exits, and
+/// resumes each waiter the moment its text arrives or the process exits, and
 /// a timer resumes it with nothing only if neither happened in time. Polling
 /// from the test's task could miss a line that did arrive, when the
 /// cooperative pool was too busy with other tests to wake the poll before
 /// its deadline.
 final class SpawnedProcess: Sendable {
+  private struct Waiter {
+    let match: @Sendable (State) -> String?
+    let continuation: CheckedContinuation<String?, Never>
+  }
+
   private struct State {
+    var text = ""
     var lines: [String] = []
     var errorText = ""
     var exitStatus: Int32?
-    var lineWaiters: [UUID: (prefix: String, continuation: CheckedContinuation<String?, Never>)] = [:]
+    var waiters: [UUID: Waiter] = [:]
     var exitWaiters: [UUID: CheckedContinuation<Int32?, Never>] = [:]
   }
 
   private let process: Process
   private let state = Locked(State())
+  /// Where `send(_:)` writes: the terminal's master side, or nothing.
+  private let terminal: FileHandle?
 
-  /// Starts `executable`; `input` goes to its standard input, which is then closed.
-  init(_ executable: String, _ arguments: [String], input: String) throws {
+  /// Starts `executable` on pipes; `input` goes to its standard input, which is then closed.
+  convenience init(_ executable: String, _ arguments: [String], input: String) throws {
+    try self.init(executable, arguments, input: input, onTerminal: false)
+  }
+
+  /// Starts `executable` with a new pseudo-terminal as its standard input,
+  /// output and error, as a user's shell would; ``send(_:)`` types on it.
+  static func onTerminal(_ executable: String, _ arguments: [String]) throws -> SpawnedProcess {
+    try SpawnedProcess(executable, arguments, input: nil, onTerminal: true)
+  }
+
+  private init(_ executable: String, _ arguments: [String], input: String?, onTerminal: Bool) throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    let inPipe = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = inPipe
-    self.process = process
-    try process.run()
-    inPipe.fileHandleForWriting.write(Data(input.utf8))
-    try inPipe.fileHandleForWriting.close()
-    let state = state
-    let outHandle = out.fileHandleForReading
-    let errHandle = err.fileHandleForReading
-    Thread.detachNewThread {
-      var buffer = Data()
-      while true {
-        let chunk = outHandle.availableData
-        if chunk.isEmpty { break }
-        buffer.append(chunk)
-        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-          let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-          buffer.removeSubrange(buffer.startIndex...newline)
-          let matched = state.withLock { state in
-            state.lines.append(line)
-            let ids = state.lineWaiters.filter { line.hasPrefix($0.value.prefix) }.map(\.key)
-            return ids.compactMap { state.lineWaiters.removeValue(forKey: $0)?.continuation }
-          }
-          for continuation in matched { continuation.resume(returning: line) }
-        }
+    let outputHandle: FileHandle
+    let errorHandle: FileHandle?
+    if onTerminal {
+      // posix_openpt, unlockpt and ptsname, by hand (Glibc's module lacks them):
+      // unlock the new terminal, then ask for its number.
+      let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+      var unlock: CInt = 0
+      var number: CUnsignedInt = 0
+      let unlockRequest: UInt = 0x4004_5431  // TIOCSPTLCK
+      let numberRequest: UInt = 0x8004_5430  // TIOCGPTN
+      guard master >= 0, ioctl(master, unlockRequest, &unlock) == 0,
+        ioctl(master, numberRequest, &number) == 0
+      else {
+        throw POSIXError(.EIO)
       }
-      let errorText = String(decoding: errHandle.readDataToEndOfFile(), as: UTF8.self)
+      let name = "/dev/pts/\(number)"
+      // Close-on-exec, so that no other child spawned meanwhile keeps the terminal
+      // open (the child's own copies, made by dup2, stay open).
+      let slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)
+      guard slave >= 0 else { throw POSIXError(.EIO) }
+      let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+      process.standardInput = handle
+      process.standardOutput = handle
+      process.standardError = handle
+      self.process = process
+      try process.run()
+      // Only the child holds the terminal now: the master reads EIO once it exits.
+      close(slave)
+      outputHandle = FileHandle(fileDescriptor: master, closeOnDealloc: true)
+      terminal = outputHandle
+      errorHandle = nil
+    } else {
+      let out = Pipe()
+      let err = Pipe()
+      let inPipe = Pipe()
+      process.standardOutput = out
+      process.standardError = err
+      process.standardInput = inPipe
+      self.process = process
+      try process.run()
+      inPipe.fileHandleForWriting.write(Data((input ?? "").utf8))
+      try inPipe.fileHandleForWriting.close()
+      outputHandle = out.fileHandleForReading
+      errorHandle = err.fileHandleForReading
+      terminal = nil
+    }
+    let state = state
+    Thread.detachNewThread {
+      let outputDescriptor = outputHandle.fileDescriptor
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      var pending = Data()
+      while true {
+        let count = read(outputDescriptor, &buffer, buffer.count)
+        if count < 0 && errno == EINTR { continue }
+        if count <= 0 { break }
+        pending.append(contentsOf: buffer[0..<count])
+        let resumed = state.withLock { state -> [(CheckedContinuation<String?, Never>, String)] in
+          state.text += String(decoding: buffer[0..<count], as: UTF8.self)
+          while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+            var line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+            if line.hasSuffix("\r") { line.removeLast() }
+            pending.removeSubrange(pending.startIndex...newline)
+            state.lines.append(line)
+          }
+          var resumed: [(CheckedContinuation<String?, Never>, String)] = []
+          for (id, waiter) in state.waiters {
+            if let found = waiter.match(state) {
+              resumed.append((waiter.continuation, found))
+              state.waiters[id] = nil
+            }
+          }
+          return resumed
+        }
+        for (continuation, found) in resumed { continuation.resume(returning: found) }
+      }
+      let errorText = errorHandle.map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
       process.waitUntilExit()
       let status = process.terminationStatus
-      let (lineWaiters, exitWaiters) = state.withLock { state in
+      let (waiters, exitWaiters) = state.withLock { state in
         state.errorText = errorText
         state.exitStatus = status
         defer {
-          state.lineWaiters = [:]
+          state.waiters = [:]
           state.exitWaiters = [:]
         }
-        return (state.lineWaiters.values.map(\.continuation), Array(state.exitWaiters.values))
+        return (state.waiters.values.map(\.continuation), Array(state.exitWaiters.values))
       }
-      for continuation in lineWaiters { continuation.resume(returning: nil) }
+      for continuation in waiters { continuation.resume(returning: nil) }
       for continuation in exitWaiters { continuation.resume(returning: status) }
     }
   }
 
-  /// The lines printed so far.
+  /// The lines printed so far (on a terminal, without the terminal's carriage returns).
   var output: [String] { state.value.lines }
 
-  /// What the process printed on standard error (complete once it exited).
+  /// Everything printed so far, as it came.
+  var text: String { state.value.text }
+
+  /// What the process printed on standard error (complete once it exited; on
+  /// a terminal, standard error is part of ``text``).
   var errorOutput: String { state.value.errorText }
+
+  /// Types `text` on the terminal (only for a process started ``onTerminal(_:_:)``).
+  func send(_ text: String) {
+    guard let terminal else { preconditionFailure("send(_:) needs a process on a terminal") }
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(terminal.fileDescriptor, $0.baseAddress, $0.count) }
+  }
 
   /// Waits until a line starting with `prefix` was printed and returns it;
   /// nil if the process exits without printing one, or after `timeout` seconds.
   func waitForLine(startingWith prefix: String, timeout: TimeInterval = 60) async -> String? {
+    await wait(timeout: timeout) { state in state.lines.first { $0.hasPrefix(prefix) } }
+  }
+
+  /// Waits until the output holds `fragment` (a prompt, say, which ends no
+  /// line) after its first `offset` characters; returns the output from
+  /// `offset` up to it, or nil as ``waitForLine(startingWith:timeout:)``.
+  func waitForText(_ fragment: String, after offset: Int = 0, timeout: TimeInterval = 60) async -> String? {
+    await wait(timeout: timeout) { state in
+      let text = state.text.dropFirst(offset)
+      return text.range(of: fragment).map { String(text[..<$0.upperBound]) }
+    }
+  }
+
+  private func wait(timeout: TimeInterval, _ match: @escaping @Sendable (State) -> String?) async -> String? {
     let id = UUID()
     return await withCheckedContinuation { continuation in
       let immediate: String?? = state.withLock { state in
-        if let line = state.lines.first(where: { $0.hasPrefix(prefix) }) { return .some(line) }
+        if let found = match(state) { return .some(found) }
         if state.exitStatus != nil { return .some(nil) }
-        state.lineWaiters[id] = (prefix, continuation)
+        state.waiters[id] = Waiter(match: match, continuation: continuation)
         return nil
       }
       if let immediate {
@@ -98,7 +187,7 @@ final class SpawnedProcess: Sendable {
       }
       let state = state
       DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-        state.withLock { $0.lineWaiters.removeValue(forKey: id) }?.continuation.resume(returning: nil)
+        state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(returning: nil)
       }
     }
   }

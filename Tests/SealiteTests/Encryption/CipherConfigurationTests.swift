@@ -211,4 +211,38 @@ struct CipherConfigurationTests {
     #expect(error.resultCode == .SQLITE_CANTOPEN)
     #expect(directory.fileNames().isEmpty)
   }
+
+  @Test("cipherFormat names the format a key opens a file with, writes nothing, and is nil for a wrong key")
+  func cipherFormat() throws {
+    let directory = TemporaryDirectory()
+    let major = Self.sqlcipherMajorVersion
+    // Older formats: SQLCipher 4 makes them with cipher_compatibility; SQLCipher 3 has
+    // no such pragma, and makes format 2 with its KDF iteration count.
+    var settings: [(CipherConfiguration, Int)] = [(CipherConfiguration(), major)]
+    if major >= 4 {
+      settings += [1, 2, 3].map { (CipherConfiguration(compatibility: $0), $0) }
+    } else {
+      settings.append((CipherConfiguration(kdfIterations: 4000), 2))
+    }
+    for (index, (cipher, format)) in settings.enumerated() {
+      let path = directory.path("format-\(index).sqlite")
+      try Self.makeDatabase(at: path, Self.config(cipher))
+      let before = try #require(fileBytes(path))
+      #expect(try DatabaseQueue.cipherFormat(atPath: path, key: .passphrase(Self.passphrase)) == format)
+      #expect(try DatabaseQueue.cipherFormat(atPath: path, key: .passphrase("wrong")) == nil)
+      #expect(fileBytes(path) == before)
+    }
+    // After a migration, the file has the linked version's format.
+    let old = directory.path("old.sqlite")
+    try Self.makeDatabase(at: old, Self.config(CipherConfiguration(compatibility: 3)))
+    try DatabaseQueue.migrateCipherFormat(atPath: old, key: .passphrase(Self.passphrase))
+    #expect(try DatabaseQueue.cipherFormat(atPath: old, key: .passphrase(Self.passphrase)) == major)
+    // A plaintext file has no cipher format; a missing file is an error.
+    let plain = directory.path("plain.sqlite")
+    try DatabaseQueue(path: plain).write { db in try db.execute(sql: "CREATE TABLE t(x)") }
+    #expect(try DatabaseQueue.cipherFormat(atPath: plain, key: .passphrase(Self.passphrase)) == nil)
+    #expect(throws: DatabaseError.self) {
+      try DatabaseQueue.cipherFormat(atPath: directory.path("missing.sqlite"), key: .passphrase("x"))
+    }
+  }
 }

@@ -153,4 +153,32 @@ struct DatabaseExportTests {
     #expect(try contents(destination, key: key).notes == ["in the wal"])
     try pool.close()
   }
+
+  @Test("progress reports pages written, never going back, and ends with one completed report of every page")
+  func progress() throws {
+    let directory = TemporaryDirectory()
+    let source = directory.path("big.sqlite")
+    let key = DatabaseKey.randomRaw()
+    var config = Configuration()
+    config.key = key
+    let queue = try DatabaseQueue(path: source, configuration: config)
+    try queue.write { db in
+      try db.execute(sql: "CREATE TABLE blob (data BLOB)")
+      for _ in 0..<3000 { try db.execute(sql: "INSERT INTO blob VALUES (randomblob(4000))") }
+    }
+    let pageCount = try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA page_count") }
+    try queue.close()
+    let reports = Locked<[DatabaseExportProgress]>([])
+    try DatabaseQueue.exportDatabase(
+      atPath: source, key: key, to: directory.path("copy.sqlite"), destinationKey: .randomRaw(),
+      progress: { report in reports.withLock { $0.append(report) } })
+    let all = reports.value
+    let last = try #require(all.last)
+    #expect(last.isCompleted && last.completedPageCount == pageCount && last.totalPageCount == pageCount)
+    #expect(last.fractionCompleted == 1 && last.remainingPageCount == 0)
+    #expect(all.dropLast().allSatisfy { !$0.isCompleted && $0.completedPageCount < $0.totalPageCount })
+    #expect(zip(all, all.dropFirst()).allSatisfy { $0.completedPageCount <= $1.completedPageCount })
+    // A sampled report arrives before the export starts writing: at least one before the end.
+    #expect(all.count >= 2)
+  }
 }

@@ -3,22 +3,9 @@ import Testing
 
 @testable import Sealite
 
-/// The `dbkey` tool, built next to the test bundle.
-private var dbkeyPath: String {
-  URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("dbkey")
-    .path
-}
-
 private let rawKeyHex = String(repeating: "42", count: 32)
 // Inputs end with a newline: it ends dbkey's read of the key, where waiting
 // for end of file could last as long as another child that inherited the pipe.
-
-/// Runs dbkey with `input` on its standard input (descriptor 0).
-private func dbkey(_ arguments: [String], input: String = "") throws -> (
-  status: Int32, stdout: String, stderr: String
-) {
-  try runProcess(dbkeyPath, arguments, input: input)
-}
 
 /// An encrypted database keyed with the raw key 0x42…, with a few rows.
 private func makeDatabase(_ path: String) throws {
@@ -146,6 +133,35 @@ struct DbkeyCommandTests {
     #expect(try dbkey(["verify", path, "--key-fd", "0"], input: rawKeyHex + "\n").status == 0)
     // A second migration refuses to overwrite the backup.
     #expect(try dbkey(["migrate", path, "--key-fd", "0"], input: rawKeyHex + "\n").status == 73)
+  }
+
+  @Test("info reports an SQLCipher 3 file's format, and the linked format once migrate upgraded it")
+  func migrateFormat3() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    var config = Configuration()
+    config.key = .passphrase("format three")
+    config.cipher.compatibility = 3
+    try DatabaseQueue(path: path, configuration: config).write { db in
+      try db.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES ('kept')")
+    }
+    func format() throws -> Int? {
+      let result = try dbkey(["info", path, "--passphrase-fd", "0", "--json"], input: "format three\n")
+      #expect(result.status == 0, "\(result.stderr)")
+      let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+      return json?["cipherFormat"] as? Int
+    }
+    #expect(try format() == 3)
+    let result = try dbkey(["migrate", path, "--passphrase-fd", "0"], input: "format three\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    let linked = try #require(
+      SQLiteFeatures.linked.sqlcipherVersionNumber?.split(separator: ".").first.flatMap { Int($0) })
+    #expect(try format() == linked)
+    config.cipher.compatibility = nil
+    #expect(
+      try DatabaseQueue(path: path, configuration: config).read { db in
+        try String.fetchAll(db, sql: "SELECT x FROM t")
+      } == ["kept"])
   }
 
   @Test("watch prints a line per commit of another process")
