@@ -42,7 +42,8 @@ let package = Package(
     .testTarget(
       name: "SealiteTests", dependencies: ["Sealite", "sealite-watch", "dbkey"], path: "Tests/SealiteTests"),
     .testTarget(
-      name: "SealiteKeyringTests", dependencies: ["SealiteKeyring", "Sealite", "sealite-keyring-probe"],
+      name: "SealiteKeyringTests",
+      dependencies: ["SealiteKeyring", "Sealite", "sealite-keyring-probe", "dbkey"],
       path: "Tests/SealiteKeyringTests"),
   ],
   swiftLanguageModes: [.v6]

@@ -32,7 +32,9 @@ func commandError(_ error: any Error, path: String?) -> CommandError {
     switch error.resultCode {
     case .SQLITE_CANTOPEN:
       if message.hasPrefix("no database file") { return CommandError(code: .notFound, message: message) }
-      if message.contains("already exists") || message.contains("not writable") {
+      if message.contains("already exists") || message.contains("not writable")
+        || message.contains("not a writable directory")
+      {
         return CommandError(code: .cannotCreateOutput, message: message)
       }
       return CommandError(code: .cannotOpen, message: message)
@@ -200,10 +202,7 @@ let baseCommands: [Command] = [
     } else {
       destinationKey = key
     }
-    if !arguments.has("--force") && FileManager.default.fileExists(atPath: paths[1]) {
-      throw CommandError(
-        code: .cannotCreateOutput, message: "\(paths[1]) already exists: refusing to overwrite it")
-    }
+    try requireNewOutput(paths[1], overwrite: arguments.has("--force"))
     // OUT's key goes to the keyring first, and the keyring is put back on failure.
     var restoreKeyring: () -> Void = {}
     if let destinationKey {
@@ -306,6 +305,36 @@ final class Counter: Sendable {
       value += 1
       return value
     }
+  }
+}
+
+/// Exits with "cannot create output" unless a new file can be written at
+/// `path`: it does not exist (or `overwrite`), and its directory is a writable
+/// directory. Checked before anything else happens, keyring included.
+func requireNewOutput(_ path: String, overwrite: Bool) throws {
+  let fileManager = FileManager.default
+  var isDirectory: ObjCBool = false
+  if fileManager.fileExists(atPath: path, isDirectory: &isDirectory) {
+    guard overwrite else {
+      throw CommandError(
+        code: .cannotCreateOutput, message: "\(path) already exists: refusing to overwrite it")
+    }
+    guard !isDirectory.boolValue else {
+      throw CommandError(code: .cannotCreateOutput, message: "\(path) is a directory")
+    }
+  }
+  let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+  guard fileManager.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+    throw CommandError(
+      code: .cannotCreateOutput, message: "cannot create \(path): \(directory) does not exist")
+  }
+  guard isDirectory.boolValue else {
+    throw CommandError(
+      code: .cannotCreateOutput, message: "cannot create \(path): \(directory) is not a directory")
+  }
+  guard fileManager.isWritableFile(atPath: directory) else {
+    throw CommandError(
+      code: .cannotCreateOutput, message: "cannot create \(path): \(directory) is not writable")
   }
 }
 

@@ -48,10 +48,7 @@ let keyringCommands: [Command] = [
     guard isPlaintextDatabase(paths[0]) else {
       throw CommandError(code: .cannotOpen, message: "\(paths[0]) is not a plaintext SQLite database")
     }
-    if !arguments.has("--force") && FileManager.default.fileExists(atPath: paths[1]) {
-      throw CommandError(
-        code: .cannotCreateOutput, message: "\(paths[1]) already exists: refusing to overwrite it")
-    }
+    try requireNewOutput(paths[1], overwrite: arguments.has("--force"))
     let entry = try KeyringEntry(arguments, path: paths[1])
     let previous = try entry.storedKey()
     let key =

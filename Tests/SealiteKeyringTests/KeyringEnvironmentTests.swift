@@ -2,21 +2,36 @@ import Foundation
 import Testing
 
 /// The probe helper, built next to the test bundle.
-private var probePath: String {
+var probePath: String {
   URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     .appendingPathComponent("sealite-keyring-probe").path
 }
 
 /// scripts/with-keyring of this checkout.
-private var withKeyringPath: String {
+var withKeyringPath: String {
   URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("scripts/with-keyring").path
 }
 
+/// scripts/bus-without-secret-service.conf of this checkout: a session bus on
+/// which no Secret Service can be activated.
+var busWithoutSecretServicePath: String {
+  URL(fileURLWithPath: withKeyringPath).deletingLastPathComponent()
+    .appendingPathComponent("bus-without-secret-service.conf").path
+}
+
 /// Runs a program to its end, with `environment` changes, and returns its standard output.
-/// The wait happens on a Dispatch thread, never on a cooperative one.
-private func run(_ executable: String, _ arguments: [String], environment: [String: String?] = [:])
-  async throws -> String
+func run(_ executable: String, _ arguments: [String], environment: [String: String?] = [:]) async throws
+  -> String
+{
+  try await runToEnd(executable, arguments, environment: environment).stdout
+}
+
+/// Runs a program to its end, with `environment` changes; returns its exit
+/// status and what it printed. The wait happens on a Dispatch thread, never on
+/// a cooperative one.
+func runToEnd(_ executable: String, _ arguments: [String], environment: [String: String?] = [:])
+  async throws -> (status: Int32, stdout: String, stderr: String)
 {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: executable)
@@ -24,18 +39,26 @@ private func run(_ executable: String, _ arguments: [String], environment: [Stri
   var env = ProcessInfo.processInfo.environment
   for (name, value) in environment { env[name] = value }
   process.environment = env
-  // A file, not a pipe: a D-Bus daemon started by the child inherits its standard output,
+  // Files, not pipes: a D-Bus daemon started by the child inherits its standard output,
   // and the child's end, not the daemon's, is what the test waits for.
-  let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "sealite-probe-\(UUID().uuidString).out")
-  _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-  defer { try? FileManager.default.removeItem(at: outputURL) }
+  let base = FileManager.default.temporaryDirectory.appendingPathComponent("sealite-run-\(UUID().uuidString)")
+  let outputURL = base.appendingPathExtension("out")
+  let errorURL = base.appendingPathExtension("err")
+  for url in [outputURL, errorURL] { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
+  defer {
+    for url in [outputURL, errorURL] { try? FileManager.default.removeItem(at: url) }
+  }
   let output = try FileHandle(forWritingTo: outputURL)
-  defer { try? output.close() }
+  let errors = try FileHandle(forWritingTo: errorURL)
+  defer {
+    try? output.close()
+    try? errors.close()
+  }
   process.standardOutput = output
-  process.standardError = FileHandle.nullDevice
+  process.standardError = errors
   process.standardInput = FileHandle.nullDevice
-  try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+  let status = try await withCheckedThrowingContinuation {
+    (continuation: CheckedContinuation<Int32, any Error>) in
     DispatchQueue.global().async {
       do {
         // Dispatch threads block most signals, and a spawned process inherits the mask:
@@ -47,13 +70,16 @@ private func run(_ executable: String, _ arguments: [String], environment: [Stri
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         try process.run()
         process.waitUntilExit()
-        continuation.resume()
+        continuation.resume(returning: process.terminationStatus)
       } catch {
         continuation.resume(throwing: error)
       }
     }
   }
-  return String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
+  return (
+    status, String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
+    String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
+  )
 }
 
 private func lines(_ output: String) -> [String] {
@@ -73,29 +99,12 @@ struct KeyringEnvironmentTests {
 
   @Test("on a bus without a Secret Service, the error is noSecretService")
   func noSecretService() async throws {
-    // A session bus with no service directories, so that nothing (gnome-keyring's
-    // .service file in particular) can be activated as org.freedesktop.secrets.
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "sealite-bus-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let config = directory.appendingPathComponent("session.conf")
-    try """
-    <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-     "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-    <busconfig>
-      <type>session</type>
-      <listen>unix:dir=\(directory.path)</listen>
-      <auth>EXTERNAL</auth>
-      <policy context="default">
-        <allow send_destination="*" eavesdrop="true"/>
-        <allow eavesdrop="true"/>
-        <allow own="*"/>
-      </policy>
-    </busconfig>
-    """.write(to: config, atomically: true, encoding: .utf8)
     let output = try await run(
       "/usr/bin/dbus-run-session",
-      ["--config-file=\(config.path)", "--", probePath, uniqueDatabasePath(), "lookup", "items"])
+      [
+        "--config-file=\(busWithoutSecretServicePath)", "--", probePath, uniqueDatabasePath(), "lookup",
+        "items",
+      ])
     #expect(lines(output) == ["lookup: error noSecretService", "items: error noSecretService"])
   }
 

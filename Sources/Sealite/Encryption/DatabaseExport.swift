@@ -38,8 +38,13 @@ extension DatabaseQueue {
     }
     let destinationURL = URL(fileURLWithPath: destinationPath)
     let directory = destinationURL.deletingLastPathComponent().path
-    guard fileManager.isWritableFile(atPath: directory) else {
-      throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "the directory \(directory) is not writable")
+    var isDirectory: ObjCBool = false
+    guard fileManager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
+      fileManager.isWritableFile(atPath: directory)
+    else {
+      throw DatabaseError(
+        resultCode: .SQLITE_CANTOPEN,
+        message: "\(directory) is not a writable directory: can not create \(destinationPath)")
     }
     let temporaryPath =
       destinationURL.deletingLastPathComponent()

@@ -186,6 +186,38 @@ struct DbkeyExportKeyringTests {
 
 @Suite("dbkey failures leave everything as it was")
 struct DbkeyFailureTests {
+  @Test("export and import to an output that can not be created exit 73 and store no key")
+  func unwritableOutput() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    #expect(try dbkey(["init", path]).status == 0)
+    let plain = directory.path("plain.sqlite")
+    #expect(try dbkey(["export", path, plain, "--plaintext"]).status == 0)
+    let aFile = directory.path("a-file")
+    try Data("not a directory".utf8).write(to: URL(fileURLWithPath: aFile))
+    let itemsBefore = try items(in: directory)
+    let namesBefore = directory.fileNames()
+    let bytesBefore = fileBytes(path)
+    let outputs = [
+      (directory.path("missing/out.sqlite"), "does not exist"),
+      (aFile + "/out.sqlite", "is not a directory"),
+      (directory.url.path, "already exists"),
+    ]
+    for (out, message) in outputs {
+      for arguments in [["export", path, out, "--new-key"], ["import", plain, out]] {
+        let result = try dbkey(arguments)
+        #expect(result.status == 73, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+      }
+    }
+    // A directory is never overwritten, even with --force.
+    let forced = try dbkey(["export", path, directory.url.path, "--new-key", "--force"])
+    #expect(forced.status == 73 && forced.stderr.contains("is a directory"), "\(forced.stderr)")
+    #expect(try items(in: directory) == itemsBefore)
+    #expect(directory.fileNames() == namesBefore)
+    #expect(fileBytes(path) == bytesBefore)
+  }
+
   @Test("A rekey that finds the database locked exits 75 and changes neither the file nor the keyring")
   func rekeyWhileLocked() throws {
     let directory = TemporaryDirectory()
