@@ -102,12 +102,8 @@ let baseCommands: [Command] = [
       var config = Configuration()
       config.key = key
       config.readonly = true
-      // The SQLCipher format of the file: the linked version's, or an older one
-      // (which `dbkey migrate` upgrades), opened with that version's settings.
-      let format = try key.flatMap { try DatabaseQueue.cipherFormat(atPath: path, key: $0) }
-      if let format, format < linkedSQLCipherMajorVersion, linkedSQLCipherMajorVersion >= 4 {
-        config.cipher.compatibility = format
-      }
+      let (format, cipher) = try cipherSettings(path: path, key: key)
+      config.cipher = cipher
       let dbQueue = try DatabaseQueue(path: path, configuration: config)
       defer { try? dbQueue.close() }
       var info: [String: Any] = try dbQueue.read { db in
@@ -144,7 +140,8 @@ let baseCommands: [Command] = [
     }
     let verification: DatabaseVerification
     do {
-      verification = try DatabaseQueue.verifyDatabase(atPath: path, key: key)
+      verification = try DatabaseQueue.verifyDatabase(
+        atPath: path, key: key, cipher: cipherSettings(path: path, key: key).cipher)
     } catch {
       throw commandError(error, path: path)
     }
@@ -216,7 +213,8 @@ let baseCommands: [Command] = [
     do {
       try TerminalProgress.run("exporting \(paths[0])") { progress in
         try DatabaseQueue.exportDatabase(
-          atPath: paths[0], key: key, to: paths[1], destinationKey: destinationKey,
+          atPath: paths[0], key: key, cipher: cipherSettings(path: paths[0], key: key).cipher, to: paths[1],
+          destinationKey: destinationKey,
           overwrite: arguments.has("--force"), progress: { progress.update($0.fractionCompleted) })
       }
     } catch {
@@ -272,6 +270,7 @@ let baseCommands: [Command] = [
     try requireDatabaseFile(path)
     var config = Configuration()
     config.key = key
+    config.cipher = try cipherSettings(path: path, key: key).cipher
     let done = DispatchSemaphore(value: 0)
     let seen = Counter()
     let cancellable: AnyDatabaseCancellable
@@ -336,6 +335,19 @@ func requireNewOutput(_ path: String, overwrite: Bool) throws {
     throw CommandError(
       code: .cannotCreateOutput, message: "cannot create \(path): \(directory) is not writable")
   }
+}
+
+/// The SQLCipher format of an encrypted file (nil for plaintext, or a key
+/// that opens it in no format), and the settings that open it: the linked
+/// version's defaults, or an older format's, which `dbkey migrate` upgrades.
+func cipherSettings(path: String, key: DatabaseKey?) throws -> (format: Int?, cipher: CipherConfiguration) {
+  guard let key, let format = try DatabaseQueue.cipherFormat(atPath: path, key: key) else {
+    return (nil, CipherConfiguration())
+  }
+  guard format < linkedSQLCipherMajorVersion, linkedSQLCipherMajorVersion >= 4 else {
+    return (format, CipherConfiguration())
+  }
+  return (format, CipherConfiguration(compatibility: format))
 }
 
 /// The major version of the linked SQLCipher (0 if unknown).

@@ -84,6 +84,10 @@ let keyringCommands: [Command] = [
         code: .notFound, message: "the keyring holds no key for \(entry.database.canonicalPath)")
     }
     guard try opens(path, with: current) else {
+      if let format = try? DatabaseQueue.cipherFormat(atPath: path, key: current) {
+        throw CommandError(
+          code: .cannotOpen, message: "\(path) is in the SQLCipher \(format) format: run dbkey migrate first")
+      }
       throw CommandError(code: .cannotOpen, message: "the key in the keyring does not open \(path)")
     }
     let newKey =

@@ -18,6 +18,9 @@ extension DatabaseQueue {
   /// were. The schema version (`user_version`) is copied too.
   ///
   /// - parameter key: the key of the source, nil for a plaintext source.
+  /// - parameter cipher: the cipher settings of the source (an SQLCipher 3
+  ///   file, say); the copy always gets the linked SQLCipher's defaults, so
+  ///   exporting also upgrades the format.
   /// - parameter destinationKey: the key of the copy, nil for plaintext.
   /// - parameter overwrite: whether an existing destination file is replaced
   ///   (default false: an existing destination is an error).
@@ -25,8 +28,8 @@ extension DatabaseQueue {
   ///   written, then once with ``DatabaseExportProgress/isCompleted`` true, on
   ///   a background queue (a command line tool shows it to its user).
   public static func exportDatabase(
-    atPath sourcePath: String, key: DatabaseKey?, to destinationPath: String,
-    destinationKey: DatabaseKey?, overwrite: Bool = false,
+    atPath sourcePath: String, key: DatabaseKey?, cipher: CipherConfiguration = CipherConfiguration(),
+    to destinationPath: String, destinationKey: DatabaseKey?, overwrite: Bool = false,
     progress: (@Sendable (DatabaseExportProgress) -> Void)? = nil
   ) throws {
     let fileManager = FileManager.default
@@ -60,6 +63,7 @@ extension DatabaseQueue {
 
     var sourceConfiguration = Configuration()
     sourceConfiguration.key = key
+    sourceConfiguration.cipher = cipher
     // Not read-only: SQLite would open the attached copy read-only too. The
     // source itself is only read.
     let source = try DatabaseQueue(path: sourcePath, configuration: sourceConfiguration)

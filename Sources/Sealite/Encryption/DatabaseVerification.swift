@@ -1,6 +1,6 @@
 import Foundation
 
-/// What ``DatabaseQueue/verifyDatabase(atPath:key:)`` found.
+/// What ``DatabaseQueue/verifyDatabase(atPath:key:cipher:)`` found.
 public struct DatabaseVerification: Sendable, Equatable {
   /// True if the database is encrypted (it was opened with a key).
   public var isEncrypted: Bool
@@ -24,11 +24,16 @@ extension DatabaseQueue {
   ///
   /// Throws the usual opening errors when the key does not open the file, the
   /// file is encrypted and no key is given, a key is given for a plaintext
-  /// file, or the file is not a database.
-  public static func verifyDatabase(atPath path: String, key: DatabaseKey?) throws -> DatabaseVerification {
+  /// file, or the file is not a database. `cipher` gives the settings of a
+  /// file written with others (``cipherFormat(atPath:key:)`` tells an older
+  /// format).
+  public static func verifyDatabase(
+    atPath path: String, key: DatabaseKey?, cipher: CipherConfiguration = CipherConfiguration()
+  ) throws -> DatabaseVerification {
     try Database.requireFile(atPath: path)
     var config = Configuration()
     config.key = key
+    config.cipher = cipher
     config.readonly = true
     let dbQueue = try DatabaseQueue(path: path, configuration: config)
     defer { try? dbQueue.close() }

@@ -152,6 +152,17 @@ struct DbkeyCommandTests {
       return json?["cipherFormat"] as? Int
     }
     #expect(try format() == 3)
+    // Before the migration, verify and export read the old format.
+    let verify = try dbkey(["verify", path, "--passphrase-fd", "0"], input: "format three\n")
+    #expect(verify.status == 0, "\(verify.stderr)")
+    let plain = directory.path("plain.sqlite")
+    let export = try dbkey(
+      ["export", path, plain, "--plaintext", "--source-passphrase-fd", "0"], input: "format three\n")
+    #expect(export.status == 0, "\(export.stderr)")
+    #expect(
+      try DatabaseQueue(path: plain).read { db in try String.fetchAll(db, sql: "SELECT x FROM t") } == [
+        "kept"
+      ])
     let result = try dbkey(["migrate", path, "--passphrase-fd", "0"], input: "format three\n")
     #expect(result.status == 0, "\(result.stderr)")
     let linked = try #require(
