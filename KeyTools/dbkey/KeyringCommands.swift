@@ -95,35 +95,16 @@ let keyringCommands: [Command] = [
         arguments, keyOption: nil, passphraseOption: "--new-passphrase-fd",
         prompt: "New passphrase for \(path): ", confirm: true)
       ?? .randomRaw()
-    // 1. The new key is kept as pending: from now on, whatever happens, one of
-    //    the two items opens the database (see settlePendingKeyChange).
-    try entry.store(newKey, pending: true)
+    // Crash-safe: the library keeps the new key as a pending item until the
+    // database is re-encrypted and checked. SQLCipher rewrites the pages in one
+    // call that reports nothing: the status line shows the time it takes.
     do {
-      // 2. Re-encrypt (SQLCipher rewrites every page in one transaction).
-      var config = Configuration()
-      config.key = current
-      let dbQueue = try DatabaseQueue(path: path, configuration: config)
-      do {
-        // SQLCipher rewrites the pages in one call that reports nothing: the
-        // status line shows the time it takes.
-        try TerminalProgress.run("re-encrypting \(path)") { _ in try dbQueue.changeKey(to: newKey) }
-        try dbQueue.close()
-      } catch {
-        try? dbQueue.close()
-        throw error
+      try TerminalProgress.run("re-encrypting \(path)") { _ in
+        try entry.keyring.changeKey(of: entry.database, to: newKey)
       }
     } catch {
-      // The database kept its key: drop the pending one.
-      try? entry.forget(pending: true)
-      throw commandError(error, path: path)
+      throw keyringCommandError(error)
     }
-    // 3. Verify, 4. promote, 5. drop the pending item.
-    guard try opens(path, with: newKey) else {
-      throw CommandError(
-        code: .failure, message: "the new key does not open \(path) after the key change; run dbkey recover")
-    }
-    try entry.store(newKey)
-    try entry.forget(pending: true)
     output("rekeyed \(path), the new key is in the keyring")
   },
   Command(

@@ -2,21 +2,18 @@ import Foundation
 import Sealite
 import SealiteKeyring
 
-/// The keyring items of one database: its key, and the pending key of a key
-/// change in progress (a separate item, so that a crash at any instant leaves
-/// a key that opens the database in the keyring).
+/// The keyring item of one database, chosen with `--name` and `--collection`.
+/// Key changes and their crash recovery are the library's
+/// (`Keyring.changeKey(of:to:cipher:)`, `settlePendingKeyChange(for:cipher:)`).
 struct KeyringEntry {
   let keyring: Keyring
   let database: KeyringDatabase
-  let pending: KeyringDatabase
 
   /// From `--name` and `--collection`.
   init(_ arguments: Arguments, path: String) throws {
     do {
-      let name = arguments.value("--name")
       keyring = Keyring(collection: arguments.value("--collection").map { .named($0) } ?? .default)
-      database = try KeyringDatabase(path: path, name: name)
-      pending = try KeyringDatabase(path: path, name: "sealite.pending-key" + (name.map { ":" + $0 } ?? ""))
+      database = try KeyringDatabase(path: path, name: arguments.value("--name"))
     } catch {
       throw keyringCommandError(error)
     }
@@ -33,53 +30,40 @@ struct KeyringEntry {
     }
   }
 
-  func pendingKey() throws -> DatabaseKey? {
+  func store(_ key: DatabaseKey) throws {
     do {
-      return try keyring.key(for: pending)
-    } catch KeyringError.itemNotFound {
-      return nil
+      try keyring.store(key, for: database)
     } catch {
       throw keyringCommandError(error)
     }
   }
 
-  func store(_ key: DatabaseKey, pending isPending: Bool = false) throws {
+  func forget() throws {
     do {
-      let label =
-        isPending
-        ? "Sealite pending key for \(database.canonicalPath)" : "Sealite key for \(database.canonicalPath)"
-      try keyring.store(key, for: isPending ? pending : database, label: label)
+      try keyring.deleteKey(for: database)
     } catch {
       throw keyringCommandError(error)
     }
   }
 
-  func forget(pending isPending: Bool = false) throws {
-    do {
-      try keyring.deleteKey(for: isPending ? pending : database)
-    } catch {
-      throw keyringCommandError(error)
-    }
-  }
-
-  /// Settles what a key change interrupted by a crash left behind: the key
-  /// that opens the database becomes the stored key, the other is dropped.
-  /// Returns a description of what was done, or nil if nothing was pending.
+  /// Settles what a key change interrupted by a crash left behind; returns a
+  /// description of what was done, or nil if nothing was pending.
   @discardableResult
   func settlePendingKeyChange(path: String) throws -> String? {
-    guard let pendingKey = try pendingKey() else { return nil }
-    if let current = try storedKey(), try opens(path, with: current) {
-      try forget(pending: true)
+    let outcome: PendingKeyChangeOutcome?
+    do {
+      outcome = try keyring.settlePendingKeyChange(
+        for: database, cipher: cipherSettings(path: path, key: nil).cipher)
+    } catch {
+      throw keyringCommandError(error)
+    }
+    switch outcome {
+    case nil: return nil
+    case .keptStoredKey?:
       return "a key change was interrupted before the database changed: the stored key was kept"
+    case .promotedPendingKey?:
+      return "a key change was interrupted after the database changed: the new key is now the stored key"
     }
-    guard try opens(path, with: pendingKey) else {
-      throw CommandError(
-        code: .cannotOpen,
-        message: "neither the stored key nor the pending key opens \(path): nothing was changed")
-    }
-    try store(pendingKey)
-    try forget(pending: true)
-    return "a key change was interrupted after the database changed: the new key is now the stored key"
   }
 }
 
@@ -113,6 +97,7 @@ func isPlaintextDatabase(_ path: String) -> Bool {
 
 /// Keyring failures as dbkey errors.
 func keyringCommandError(_ error: any Error) -> CommandError {
+  if let error = error as? CommandError { return error }
   guard let error = error as? KeyringError else { return commandError(error, path: nil) }
   switch error {
   case .itemNotFound, .collectionNotFound: return CommandError(code: .notFound, message: error.description)

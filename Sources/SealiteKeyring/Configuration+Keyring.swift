@@ -14,11 +14,16 @@ extension Configuration {
   /// connection. (The core `Sealite` module knows nothing of the keyring; this method only
   /// fills in its `key`.)
   ///
+  /// A key change that a crash interrupted (see ``Keyring/changeKey(of:to:cipher:)``) is
+  /// settled first, with ``Keyring/settlePendingKeyChange(for:cipher:)``: the key found is
+  /// the one that opens the database.
+  ///
   /// - Throws: ``KeyringError``, e.g. ``KeyringError/itemNotFound(path:name:)`` or
   ///   ``KeyringError/collectionLocked(_:)``.
   public mutating func useKeyFromKeyring(_ keyring: Keyring = Keyring(), for database: KeyringDatabase)
     throws
   {
+    try keyring.settlePendingKeyChange(for: database, cipher: cipher)
     key = try keyring.key(for: database)
   }
 
@@ -27,6 +32,8 @@ extension Configuration {
   public mutating func useKeyFromKeyring(_ keyring: Keyring = Keyring(), for database: KeyringDatabase)
     async throws
   {
+    let cipher = cipher
+    try await keyring.settlePendingKeyChange(for: database, cipher: cipher)
     key = try await keyring.key(for: database)
   }
 }

@@ -213,7 +213,7 @@ public final class Keyring: Sendable {
 
   /// Runs a blocking D-Bus call on a Dispatch worker thread, so that the caller's thread
   /// (a cooperative-pool thread in async code) is never blocked.
-  private static func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+  static func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
     }
