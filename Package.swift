@@ -37,10 +37,14 @@ let package = Package(
     // A writer or observer process for the multi-process observation tests.
     .executableTarget(name: "sealite-watch", dependencies: ["Sealite"], path: "Tools/sealite-watch"),
     .executableTarget(name: "dbkey", dependencies: ["Sealite", "SealiteKeyring"], path: "KeyTools/dbkey"),
+    // The processes of the reliability tests (load, crashes), keyed from the keyring.
+    .executableTarget(
+      name: "sealite-stress", dependencies: ["Sealite", "SealiteKeyring"], path: "Tools/sealite-stress"),
     .executableTarget(
       name: "sealite-bench", dependencies: ["Sealite"], path: "Benchmarks/sealite-bench"),
     .testTarget(
-      name: "SealiteTests", dependencies: ["Sealite", "sealite-watch", "dbkey"], path: "Tests/SealiteTests"),
+      name: "SealiteTests", dependencies: ["Sealite", "sealite-watch", "dbkey", "sealite-stress"],
+      path: "Tests/SealiteTests"),
     .testTarget(
       name: "SealiteKeyringTests",
       dependencies: ["SealiteKeyring", "Sealite", "sealite-keyring-probe", "dbkey"],

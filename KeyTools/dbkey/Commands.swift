@@ -38,7 +38,7 @@ func commandError(_ error: any Error, path: String?) -> CommandError {
         return CommandError(code: .cannotCreateOutput, message: message)
       }
       return CommandError(code: .cannotOpen, message: message)
-    case .SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_AUTH:
+    case .SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_AUTH, .SQLITE_READONLY:
       return CommandError(code: .cannotOpen, message: message)
     case .SQLITE_BUSY, .SQLITE_LOCKED:
       return CommandError(

@@ -108,16 +108,26 @@ let keyringCommands: [Command] = [
     output("rekeyed \(path), the new key is in the keyring")
   },
   Command(
-    name: "recover", summary: "settle a key change that a crash interrupted",
+    name: "recover",
+    summary: "settle a key change that a crash interrupted, and roll back an interrupted transaction",
     usage: "dbkey recover DB [--name NAME] [--collection NAME]", flags: [], options: keyringOptions
   ) { arguments in
     let path = try arguments.positionals("DB")[0]
     try requireDatabaseFile(path)
     let entry = try KeyringEntry(arguments, path: path)
-    if let done = try entry.settlePendingKeyChange(path: path) {
-      output(done)
-    } else {
-      output("nothing to recover: no key change was interrupted")
+    let settled = try entry.settlePendingKeyChange(path: path)
+    if let settled { output(settled) }
+    // Opening for writing rolls back a hot journal, which read-only commands
+    // (info, verify) can not do.
+    let hadJournal = FileManager.default.fileExists(atPath: path + "-journal")
+    let key = try resolveKey(arguments, path: path).key
+    guard try opens(path, with: key) else {
+      throw CommandError(code: .cannotOpen, message: "the key in the keyring does not open \(path)")
+    }
+    let rolledBack = hadJournal && !FileManager.default.fileExists(atPath: path + "-journal")
+    if rolledBack { output("rolled back a transaction that a crash interrupted") }
+    if settled == nil && !rolledBack {
+      output("nothing to recover: no key change or transaction was interrupted")
     }
   },
   Command(

@@ -67,13 +67,13 @@ struct KeyringEntry {
   }
 }
 
-/// True if `key` opens the database at `path` (reads page 1, writes nothing).
-/// Throws when another connection holds the database locked: that tells
-/// nothing about the key.
+/// True if `key` opens the database at `path` (reads page 1). Throws when
+/// another connection holds the database locked: that tells nothing about the
+/// key. Not read-only, so that a hot journal a crash left behind is rolled
+/// back (as `Keyring.settlePendingKeyChange` does; see there).
 func opens(_ path: String, with key: DatabaseKey?) throws -> Bool {
   var config = Configuration()
   config.key = key
-  config.readonly = true
   do {
     let dbQueue = try DatabaseQueue(path: path, configuration: config)
     try? dbQueue.close()

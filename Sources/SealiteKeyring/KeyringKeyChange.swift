@@ -132,16 +132,20 @@ extension Keyring {
     try await Self.offThread { try self.settlePendingKeyChange(for: database, cipher: cipher) }
   }
 
-  /// True if `key` opens the database (a read-only connection reads its
-  /// schema; nothing is written). Throws when the database is locked: that
-  /// tells nothing about the key.
+  /// True if `key` opens the database (a connection reads its schema). Throws
+  /// when the database is locked: that tells nothing about the key.
+  ///
+  /// The connection is not read-only: after a crash in the middle of a
+  /// transaction (a key change, say), SQLite must roll back the hot journal
+  /// before anything can be read, which a read-only connection can not do.
+  /// The rollback copies the journal's pages back as they are, whatever the
+  /// key, and nothing else is written.
   static func key(_ key: DatabaseKey, opens database: KeyringDatabase, cipher: CipherConfiguration) throws
     -> Bool
   {
     var config = Configuration()
     config.key = key
     config.cipher = cipher
-    config.readonly = true
     do {
       let dbQueue = try DatabaseQueue(path: database.canonicalPath, configuration: config)
       try? dbQueue.close()

@@ -138,6 +138,15 @@ extension Database {
       where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
     {
       throw OpeningFailure.classify(path: path, isKeyed: isKeyed, underlying: error)
+    } catch let error as DatabaseError
+      where error.resultCode == .SQLITE_READONLY && FileManager.default.fileExists(atPath: path + "-journal")
+    {
+      // A hot journal: SQLite must roll the interrupted transaction back before
+      // anything can be read, and a read-only connection can not write.
+      throw DatabaseError(
+        resultCode: error.extendedResultCode,
+        message: "a transaction interrupted by a crash left \(path)-journal behind, and a read-only "
+          + "connection can not roll it back: open the database for writing once")
     }
   }
 }

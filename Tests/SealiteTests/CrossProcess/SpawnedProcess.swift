@@ -25,6 +25,7 @@ final class SpawnedProcess: Sendable {
     var exitStatus: Int32?
     var waiters: [UUID: Waiter] = [:]
     var exitWaiters: [UUID: CheckedContinuation<Int32?, Never>] = [:]
+    var lineActions: [UUID: (line: String, action: @Sendable () -> Void)] = [:]
   }
 
   private let process: Process
@@ -105,13 +106,17 @@ final class SpawnedProcess: Sendable {
         pending.append(contentsOf: buffer[0..<count])
         let resumed = state.withLock { state -> [(CheckedContinuation<String?, Never>, String)] in
           state.text += String(decoding: buffer[0..<count], as: UTF8.self)
+          var resumed: [(CheckedContinuation<String?, Never>, String)] = []
           while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
             var line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
             if line.hasSuffix("\r") { line.removeLast() }
             pending.removeSubrange(pending.startIndex...newline)
             state.lines.append(line)
+            for (id, entry) in state.lineActions where entry.line == line {
+              state.lineActions[id] = nil
+              entry.action()
+            }
           }
-          var resumed: [(CheckedContinuation<String?, Never>, String)] = []
           for (id, waiter) in state.waiters {
             if let found = waiter.match(state) {
               resumed.append((waiter.continuation, found))
@@ -214,6 +219,31 @@ final class SpawnedProcess: Sendable {
         waiter.resume(returning: nil)
       }
     }
+  }
+
+  /// Sends `signal` to the process (SIGKILL: it dies at once, wherever it is).
+  func kill(_ signal: Int32 = SIGKILL) {
+    _ = Glibc.kill(process.processIdentifier, signal)
+  }
+
+  /// Sends SIGKILL `delay` after the process printed the line `line`, from the
+  /// thread that reads its output: the moment depends on the child alone, never
+  /// on when the test's task gets a thread.
+  func kill(afterLine line: String, delay: DispatchTimeInterval) {
+    let id = UUID()
+    let state = state
+    let process = process
+    let fire: @Sendable () -> Void = {
+      DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+        if process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
+      }
+    }
+    let matched = state.withLock { state -> Bool in
+      if state.lines.contains(line) { return true }
+      state.lineActions[id] = (line, fire)
+      return false
+    }
+    if matched { fire() }
   }
 
   /// The integer after `name ` in the output, if printed.
