@@ -41,7 +41,7 @@ let package = Package(
     .executableTarget(
       name: "sealite-stress", dependencies: ["Sealite", "SealiteKeyring"], path: "Tools/sealite-stress"),
     .executableTarget(
-      name: "sealite-bench", dependencies: ["Sealite"], path: "Benchmarks/sealite-bench"),
+      name: "sealite-bench", dependencies: ["Sealite", "CSQLCipher"], path: "Benchmarks/sealite-bench"),
     .testTarget(
       name: "SealiteTests", dependencies: ["Sealite", "sealite-watch", "dbkey", "sealite-stress"],
       path: "Tests/SealiteTests"),
