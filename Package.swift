@@ -18,7 +18,14 @@ let package = Package(
       pkgConfig: "sqlcipher",
       providers: [.apt(["libsqlcipher-dev"])]
     ),
-    .target(name: "Sealite", dependencies: ["CSQLCipher"], path: "Sources/Sealite"),
+    // libcrypto's PBKDF2: a pool derives a passphrase's key once for all its connections.
+    .systemLibrary(
+      name: "CCrypto",
+      path: "Sources/CCrypto",
+      pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"])]
+    ),
+    .target(name: "Sealite", dependencies: ["CSQLCipher", "CCrypto"], path: "Sources/Sealite"),
     .systemLibrary(
       name: "CLibSecret",
       path: "Sources/CLibSecret",

@@ -38,9 +38,29 @@ public final class DatabasePool: DatabaseWriter {
     let label = configuration.label ?? "Sealite.DatabasePool"
     let accessKey = DispatchSpecificKey<Bool>()
     self.accessKey = accessKey
-    writer = try SerializedDatabase(
-      path: path, configuration: configuration, readOnly: configuration.readonly, label: "\(label).writer",
-      ownerKey: accessKey)
+    // One key derivation for the whole pool: a passphrase is stretched here,
+    // with the file's salt, and every connection is keyed with the result.
+    var configuration = configuration
+    let derivedKey = KeyDerivation.pooledKey(for: configuration, path: path)
+    do {
+      var keyed = configuration
+      keyed.rekeyedKey = derivedKey ?? configuration.rekeyedKey
+      writer = try SerializedDatabase(
+        path: path, configuration: keyed, readOnly: configuration.readonly, label: "\(label).writer",
+        ownerKey: accessKey)
+      configuration = keyed
+    } catch let error as DatabaseError where derivedKey != nil && error.resultCode == .SQLITE_NOTADB {
+      // Settings the derivation does not know (or a wrong passphrase, which
+      // SQLCipher's own derivation now reports as usual).
+      writer = try SerializedDatabase(
+        path: path, configuration: configuration, readOnly: configuration.readonly, label: "\(label).writer",
+        ownerKey: accessKey)
+    }
+    if derivedKey == nil, let derived = try writer.sync({ db in try KeyDerivation.pooledKey(from: db) }) {
+      // The writer derived the key itself (a new file, a passphrase given in
+      // prepareDatabase): its readers use the same key, derived once more here.
+      configuration.rekeyedKey = derived
+    }
     if !configuration.readonly {
       try writer.sync { db in try db.setJournalModeWAL() }
       if configuration.publishesChangedTables {

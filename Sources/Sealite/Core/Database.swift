@@ -33,6 +33,10 @@ public final class Database {
   /// connections it opens afterwards with the new key (GRDB's way to rekey a
   /// pool: `db.changePassphrase` in a barrier, then `invalidateReadOnlyConnections()`).
   var keyChangeObserver: (@Sendable (DatabaseKey) -> Void)?
+  /// The passphrase this connection was keyed with (also through
+  /// `usePassphrase` in `prepareDatabase`): a pool derives the key from it
+  /// once for its readers, then forgets it.
+  var passphraseInUse: DatabaseKey?
   let isReadOnlyConnection: Bool
   /// What the authorizer reports while statements compile.
   let authorizationRecorder = AuthorizationRecorder()

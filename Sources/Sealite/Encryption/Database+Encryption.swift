@@ -29,6 +29,7 @@ extension Database {
       throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "SQLCipher refused the key")
     }
     isKeyed = true
+    passphraseInUse = key.kind == .passphrase ? key : nil
     // SQLCipher 4 logs decryption failures to stderr once a codec is active. A
     // library must not print: failures reach the caller as thrown errors. (The
     // level is process-wide and reset when SQLCipher activates, hence here.)

@@ -1,0 +1,123 @@
+import CCrypto
+import Foundation
+
+/// SQLCipher's key derivation, done by Sealite: PBKDF2 over a passphrase and
+/// the file's salt, with the iterations and hash of the file's format.
+///
+/// SQLCipher derives the key again on every connection keyed with a
+/// passphrase (about 95 ms with SQLCipher 4's 256,000 iterations). A pool
+/// derives it once, here, and keys each connection with the resulting raw key
+/// and the salt, which SQLCipher uses as they are (raw keys skip the
+/// derivation; SQLCipher still derives the HMAC key from them, as it does from
+/// a derived key).
+enum KeyDerivation {
+  /// The hash of PBKDF2-HMAC.
+  enum Algorithm: String {
+    case sha1 = "PBKDF2_HMAC_SHA1"
+    case sha256 = "PBKDF2_HMAC_SHA256"
+    case sha512 = "PBKDF2_HMAC_SHA512"
+  }
+
+  /// The settings SQLCipher uses for a format (1 to 4): SQLCipher 4 uses
+  /// PBKDF2-HMAC-SHA512 with 256,000 iterations; 3 uses SHA1 with 64,000;
+  /// 1 and 2 use SHA1 with 4,000.
+  static func defaults(format: Int) -> (iterations: Int, algorithm: Algorithm) {
+    switch format {
+    case 4...: (256_000, .sha512)
+    case 3: (64_000, .sha1)
+    default: (4_000, .sha1)
+    }
+  }
+
+  /// The 32-byte key PBKDF2 derives from `passphrase` and `salt`.
+  static func derive(passphrase: DatabaseKey, salt: Data, iterations: Int, algorithm: Algorithm) -> Data? {
+    guard passphrase.kind == .passphrase, salt.count == 16, iterations > 0 else { return nil }
+    let digest: OpaquePointer? =
+      switch algorithm {
+      case .sha1: EVP_sha1()
+      case .sha256: EVP_sha256()
+      case .sha512: EVP_sha512()
+      }
+    var key = Data(count: 32)
+    let result = passphrase.withUnsafeKeyBytes { password in
+      salt.withUnsafeBytes { saltBytes in
+        key.withUnsafeMutableBytes { output in
+          PKCS5_PBKDF2_HMAC(
+            password.baseAddress?.assumingMemoryBound(to: CChar.self), CInt(password.count),
+            saltBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), CInt(salt.count), CInt(iterations),
+            digest, CInt(output.count), output.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        }
+      }
+    }
+    guard result == 1 else { return nil }
+    return key
+  }
+
+  /// The raw key and salt equivalent to `passphrase` for the encrypted file at
+  /// `path`, derived with the settings `cipher` gives (or the linked
+  /// SQLCipher's defaults); nil when the file has no salt yet (missing, empty,
+  /// or plaintext) or the key is not a passphrase. The caller must check that
+  /// the result opens the file: settings given in other ways (pragmas in
+  /// `prepareDatabase`) are not known here.
+  static func rawKey(for passphrase: DatabaseKey, path: String, cipher: CipherConfiguration) -> DatabaseKey? {
+    guard passphrase.kind == .passphrase, let salt = fileSalt(path) else { return nil }
+    let linked =
+      SQLiteFeatures.linked.sqlcipherVersionNumber?.split(separator: ".").first.flatMap { Int($0) } ?? 4
+    var (iterations, algorithm) = defaults(format: cipher.compatibility ?? linked)
+    if let kdfIterations = cipher.kdfIterations { iterations = kdfIterations }
+    return rawKey(for: passphrase, salt: salt, iterations: iterations, algorithm: algorithm)
+  }
+
+  /// The raw key and salt equivalent to `passphrase` with explicit settings.
+  static func rawKey(for passphrase: DatabaseKey, salt: Data, iterations: Int, algorithm: Algorithm)
+    -> DatabaseKey?
+  {
+    guard var key = derive(passphrase: passphrase, salt: salt, iterations: iterations, algorithm: algorithm)
+    else { return nil }
+    defer { key.resetBytes(in: 0..<key.count) }
+    return try? DatabaseKey.raw(key, salt: salt)
+  }
+
+  /// The first 16 bytes of an encrypted database file: SQLCipher's salt. Nil
+  /// for a missing, short or plaintext file.
+  static func fileSalt(_ path: String) -> Data? {
+    guard Database.isFile(path), let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    guard let header = try? handle.read(upToCount: 16), header.count == 16,
+      header != Data(OpeningFailure.sqliteHeader)
+    else { return nil }
+    return header
+  }
+}
+
+extension KeyDerivation {
+  /// The raw key a pool keys all its connections with, derived before any
+  /// opens, when the configuration gives a passphrase and the file has its
+  /// salt. Nil otherwise: the writer then keys itself, and
+  /// ``pooledKey(from:)`` derives the readers' key from it.
+  static func pooledKey(for configuration: Configuration, path: String) -> DatabaseKey? {
+    guard configuration.rekeyedKey == nil, let key = configuration.key, key.kind == .passphrase else {
+      return nil
+    }
+    return rawKey(for: key, path: path, cipher: configuration.cipher)
+  }
+
+  /// The raw key equivalent to the passphrase `db` was keyed with, derived
+  /// with the connection's own settings (`kdf_iter`, `cipher_kdf_algorithm`)
+  /// and the file's salt, if it opens the file. The connection forgets its
+  /// passphrase.
+  static func pooledKey(from db: Database) throws -> DatabaseKey? {
+    guard let passphrase = db.passphraseInUse else { return nil }
+    db.passphraseInUse = nil
+    guard let salt = fileSalt(db.path),
+      let iterations = try db.integerPragma("kdf_iter")
+    else { return nil }
+    // SQLCipher 3 has no cipher_kdf_algorithm: it always uses SHA1.
+    let algorithmName = (try? String.fetchOne(db, sql: "PRAGMA cipher_kdf_algorithm")) ?? nil
+    let algorithm = algorithmName.flatMap(Algorithm.init(rawValue:)) ?? .sha1
+    guard let key = rawKey(for: passphrase, salt: salt, iterations: iterations, algorithm: algorithm),
+      Database.keyOpensFile(atPath: db.path, key: key, cipherPragmas: db.configuration.cipher.pragmas)
+    else { return nil }
+    return key
+  }
+}
