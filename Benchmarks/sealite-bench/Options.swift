@@ -52,6 +52,9 @@ struct CommandLineOptions {
                         default: SQLite's, -2000)
       --json FILE       write every result (with per-round values) as JSON
       --markdown        print the table as Markdown, for the README
+
+    For profiling one side (perf record …), SEALITE_BENCH_SIDE=raw or
+    SEALITE_BENCH_SIDE=sealite runs only that side of each comparison.
     """
 
   static func parse(_ arguments: [String]) throws -> CommandLineOptions {

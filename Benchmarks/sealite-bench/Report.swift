@@ -122,7 +122,7 @@ struct Report: Encodable {
     case .ratio: return String(format: "≤ %g×", target.maximum)
     case .value:
       return unit == "count"
-        ? String(format: "%g", target.maximum) : "≤ \(format(target.maximum, unit: unit))"
+        ? String(format: "%g", target.maximum) : String(format: "≤ %g %@", target.maximum, unit)
     }
   }
 
