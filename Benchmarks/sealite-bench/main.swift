@@ -1,138 +1,80 @@
-// sealite-bench: Sealite's benchmarks. Each workload prints one line per
-// measure; ratios against the raw SQLite C API are computed in the same run.
+// sealite-bench: Sealite against the SQLCipher C API, in one process, on
+// encrypted databases. `sealite-bench --help` lists the workloads and options;
+// each workload's file says what it measures and what its raw side does, and
+// RawSQLite.swift how the raw connections are set up like Sealite's.
 //
-//   sealite-bench [workload…]     workloads: observation-latency (default: all)
-//
-// observation-latency: one writer process commits to an encrypted WAL
-// database, 10 ms apart; one reader process observes it with a
-// ValueObservation. The latency of a commit is the time from the end of the
-// commit in the writer to the reader's first onChange callback with that value
-// or a later one, measured with the wall clock of this one machine. Reported:
-// median and p99 over every commit, with inotify and with polling.
+// Progress goes to standard error; the table, to standard output.
 
 import Foundation
-import Sealite
 
-/// The `sealite-watch` helper, built next to this executable.
-let watchPath = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  .appendingPathComponent("sealite-watch").path
-
-/// Runs `sealite-watch` with the key on standard input; returns its process and output pipe.
-func spawn(_ arguments: [String], key: String) throws -> (Process, Pipe) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: watchPath)
-  process.arguments = arguments
-  let output = Pipe()
-  let input = Pipe()
-  process.standardOutput = output
-  process.standardInput = input
-  try process.run()
-  input.fileHandleForWriting.write(Data((key + "\n").utf8))
-  try input.fileHandleForWriting.close()
-  return (process, output)
-}
-
-/// Reads lines until one starts with `prefix` (or the pipe ends); returns all lines read.
-func readLines(_ handle: FileHandle, until prefix: String) -> [String] {
-  var lines: [String] = []
-  var buffer = Data()
-  while true {
-    let chunk = handle.availableData
-    if chunk.isEmpty { break }
-    buffer.append(chunk)
-    while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-      let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-      buffer.removeSubrange(buffer.startIndex...newline)
-      lines.append(line)
-      if line.hasPrefix(prefix) { return lines }
-    }
-  }
-  return lines
-}
-
-/// Timestamps by value, from `commit V T` or `value V T` lines.
-func timestamps(_ lines: [String], kind: String) -> [Int: Double] {
-  var result: [Int: Double] = [:]
-  for line in lines {
-    let parts = line.split(separator: " ")
-    guard parts.count == 3, parts[0] == kind, let value = Int(parts[1]), let time = Double(parts[2]) else {
-      continue
-    }
-    if result[value] == nil { result[value] = time }
-  }
-  return result
-}
-
-func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
-  guard !sorted.isEmpty else { return .nan }
-  let index = min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))
-  return sorted[index]
-}
-
-func observationLatency(polling: Bool, commits: Int) throws {
+func runBenchmarks() throws {
+  let options = try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()))
   let directory = FileManager.default.temporaryDirectory
     .appendingPathComponent("sealite-bench-\(UUID().uuidString.prefix(8))")
   try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: directory) }
-  let path = directory.appendingPathComponent("db.sqlite").path
-  let keyData = (0..<32).map { _ in UInt8.random(in: 0...255) }
-  let key = keyData.map { String(format: "%02x", $0) }.joined()
-  var config = Configuration()
-  config.key = try .raw(Data(keyData))
-  config.publishesChangedTables = true
-  let setup = try DatabasePool(path: path, configuration: config)
-  try setup.write { db in
-    try db.execute(
-      sql: """
-        CREATE TABLE counter (id INTEGER PRIMARY KEY, value INTEGER NOT NULL);
-        INSERT INTO counter (id, value) VALUES (1, 0);
-        CREATE TABLE unrelated (id INTEGER PRIMARY KEY);
-        """)
-  }
-  try setup.close()
 
-  let (reader, readerOutput) = try spawn(
-    ["observe", path, "--until", "\(commits)", "--timestamps"] + (polling ? ["--polling"] : []), key: key)
-  var readerLines = readLines(readerOutput.fileHandleForReading, until: "ready")
-  let (writer, writerOutput) = try spawn(
-    ["write", path, "--commits", "\(commits)", "--publish-tables", "--timestamps", "--interval", "0.01"],
-    key: key)
-  let writerLines = readLines(writerOutput.fileHandleForReading, until: "done")
-  readerLines += readLines(readerOutput.fileHandleForReading, until: "unrelated-changes")
-  writer.waitUntilExit()
-  reader.waitUntilExit()
+  var context = BenchContext(directory: directory)
+  context.rows = options.rows
+  context.rounds = options.rounds
+  context.lookups = options.lookups
+  context.commits = options.commits
+  context.memoryRows = options.memoryRows
+  context.cacheSize = options.cacheSize
 
-  let commitTimes = timestamps(writerLines, kind: "commit")
-  let valueTimes = timestamps(readerLines, kind: "value")
-  // A commit is seen when the reader first delivers its value or a later one.
-  let deliveries = valueTimes.sorted { $0.key < $1.key }
-  var latencies: [Double] = []
-  for (value, commitTime) in commitTimes {
-    let seen = deliveries.filter { $0.key >= value }.map(\.value).min()
-    if let seen { latencies.append((seen - commitTime) * 1000) }
+  var sharedTable: String?
+  func table() throws -> String {
+    if let sharedTable { return sharedTable }
+    progress("writing the shared table of \(context.rows) rows…")
+    let path = try context.populatedDatabase("fetch", count: context.rows)
+    sharedTable = path
+    return path
   }
-  latencies.sort()
-  let mode = polling ? "polling" : "inotify"
-  print(
-    String(
-      format:
-        "observation-latency %@: %d commits, %d values delivered, commit to callback: "
-        + "median %.2f ms, p99 %.2f ms, max %.2f ms",
-      mode, commits, valueTimes.count, percentile(latencies, 0.5), percentile(latencies, 0.99),
-      latencies.last ?? .nan))
+
+  var results: [ResultRow] = []
+  for workload in options.workloads {
+    progress("\(workload.rawValue)…")
+    switch workload {
+    case .insertStatement: results += try InsertWorkloads.statement(context)
+    case .insertCodable: results += try InsertWorkloads.codable(context)
+    case .cursorIndex: results += try FetchWorkloads.cursorByIndex(context, path: table())
+    case .cursorName: results += try FetchWorkloads.cursorByName(context, path: table())
+    case .fetchAllRows: results += try FetchWorkloads.fetchAllRows(context, path: table())
+    case .fetchAllRecords: results += try FetchWorkloads.fetchAllRecords(context, path: table())
+    case .cursorRecords: results += try FetchWorkloads.cursorRecords(context, path: table())
+    case .lookup: results += try LookupWorkload.run(context, path: table())
+    case .openPool: results += try OpenWorkload.run(context)
+    case .observationInProcess: results += try ObservationLatency.inProcess(context)
+    case .observationLatency: results += try ObservationLatency.crossProcess(context)
+    case .memory: results += try MemoryWorkload.run(context)
+    }
+  }
+
+  let report = Report(
+    machine: .current(),
+    options: RunOptions(
+      rows: context.rows, rounds: context.rounds, lookups: context.lookups, commits: context.commits,
+      memoryRows: context.memoryRows, cacheSize: context.cacheSize,
+      workloads: options.workloads.map(\.rawValue),
+      pragmas: [
+        "busy_timeout 0", "cipher_log_level = NONE", "foreign_keys = ON", "temp_store = MEMORY",
+        "cache_size = \(context.cacheSize.map(String.init) ?? "SQLite's default")",
+      ]),
+    results: results)
+  print(options.markdown ? report.markdown() : report.text())
+  if let jsonPath = options.jsonPath {
+    try report.writeJSON(to: jsonPath)
+    progress("results written to \(jsonPath)")
+  }
 }
 
-let workloads = Array(CommandLine.arguments.dropFirst())
-let all = ["observation-latency"]
-for workload in workloads.isEmpty ? all : workloads {
-  switch workload {
-  case "observation-latency":
-    let commits =
-      ProcessInfo.processInfo.environment["SEALITE_BENCH_LATENCY_COMMITS"].flatMap(Int.init) ?? 300
-    try observationLatency(polling: false, commits: commits)
-    try observationLatency(polling: true, commits: commits)
-  default:
-    FileHandle.standardError.write(Data("sealite-bench: unknown workload \(workload)\n".utf8))
-    exit(64)
+do {
+  if CommandLine.arguments.dropFirst().first == "memory-child" {
+    try MemoryWorkload.child(Array(CommandLine.arguments.dropFirst(2)))
+  } else {
+    try runBenchmarks()
   }
+} catch {
+  progress("sealite-bench: \(error)")
+  exit(1)
 }

@@ -1,0 +1,160 @@
+// Workloads 3 to 5: reading every row of a table of --rows items, every
+// column into Swift values, inside one read transaction (Sealite's
+// `read`, BEGIN DEFERRED … COMMIT on the raw side). Both sides read the same
+// file, through connections opened once, untimed.
+//
+//   cursor-index       Row.fetchCursor, row[0]…row[3]         target ≤1.2×
+//   cursor-name        Row.fetchCursor, row["id"]…row["flag"]  target ≤1.5×
+//   fetch-all-rows     Row.fetchAll, then every column read    target ≤2×
+//   fetch-all-records  Item.fetchAll(db) (Codable)             target ≤2.5×
+//   cursor-records     Item.fetchCursor(db) (Codable)          target ≤2.5×
+//
+// The raw side steps a statement and reads sqlite3_column_int64, _text
+// (String(cString:)) and _double into an Item; the fetch-all workloads first
+// collect the Items into an array, as Sealite does.
+
+import CSQLCipher
+import Foundation
+import Sealite
+
+enum FetchWorkloads {
+  static func cursorByIndex(_ context: BenchContext, path: String) throws -> [ResultRow] {
+    try run(
+      "cursor-index", "Row cursor, \(context.rows) rows, columns by index", context, path, target: 1.2,
+      raw: rawCursor
+    ) { db in
+      var checksum = Checksum()
+      let cursor = try Row.fetchCursor(db, sql: selectItemsSQL)
+      while let row = try cursor.next() {
+        let id: Int = row[0]
+        let name: String = row[1]
+        let score: Double = row[2]
+        let flag: Int = row[3]
+        Item(id: id, name: name, score: score, flag: flag).addTo(&checksum)
+      }
+      return checksum.value
+    }
+  }
+
+  static func cursorByName(_ context: BenchContext, path: String) throws -> [ResultRow] {
+    try run(
+      "cursor-name", "Row cursor, \(context.rows) rows, columns by name", context, path, target: 1.5,
+      raw: rawCursor
+    ) { db in
+      var checksum = Checksum()
+      let cursor = try Row.fetchCursor(db, sql: selectItemsSQL)
+      while let row = try cursor.next() {
+        let id: Int = row["id"]
+        let name: String = row["name"]
+        let score: Double = row["score"]
+        let flag: Int = row["flag"]
+        Item(id: id, name: name, score: score, flag: flag).addTo(&checksum)
+      }
+      return checksum.value
+    }
+  }
+
+  static func fetchAllRows(_ context: BenchContext, path: String) throws -> [ResultRow] {
+    try run(
+      "fetch-all-rows", "Row.fetchAll, \(context.rows) rows, columns by index", context, path, target: 2,
+      raw: rawFetchAll
+    ) { db in
+      var checksum = Checksum()
+      let rows = try Row.fetchAll(db, sql: selectItemsSQL)
+      for row in rows {
+        let id: Int = row[0]
+        let name: String = row[1]
+        let score: Double = row[2]
+        let flag: Int = row[3]
+        Item(id: id, name: name, score: score, flag: flag).addTo(&checksum)
+      }
+      return checksum.value
+    }
+  }
+
+  static func fetchAllRecords(_ context: BenchContext, path: String) throws -> [ResultRow] {
+    try run(
+      "fetch-all-records", "Item.fetchAll, \(context.rows) Codable records", context, path, target: 2.5,
+      raw: rawFetchAll
+    ) { db in
+      var checksum = Checksum()
+      for item in try Item.fetchAll(db) {
+        item.addTo(&checksum)
+      }
+      return checksum.value
+    }
+  }
+
+  static func cursorRecords(_ context: BenchContext, path: String) throws -> [ResultRow] {
+    try run(
+      "cursor-records", "Item.fetchCursor, \(context.rows) Codable records", context, path, target: 2.5,
+      raw: rawCursor
+    ) { db in
+      var checksum = Checksum()
+      let cursor = try Item.fetchCursor(db)
+      while let item = try cursor.next() {
+        item.addTo(&checksum)
+      }
+      return checksum.value
+    }
+  }
+
+  /// Steps through every row, reading each into an Item.
+  static func rawCursor(_ connection: RawConnection) throws -> Int {
+    var checksum = Checksum()
+    let statement = try connection.prepare(selectItemsSQL)
+    var code = sqlite3_step(statement.handle)
+    while code == SQLITE_ROW {
+      statement.item().addTo(&checksum)
+      code = sqlite3_step(statement.handle)
+    }
+    guard code == SQLITE_DONE else { throw connection.error(code, selectItemsSQL) }
+    return checksum.value
+  }
+
+  /// Collects every row into an array of Items, then reads the array.
+  static func rawFetchAll(_ connection: RawConnection) throws -> Int {
+    var items: [Item] = []
+    let statement = try connection.prepare(selectItemsSQL)
+    var code = sqlite3_step(statement.handle)
+    while code == SQLITE_ROW {
+      items.append(statement.item())
+      code = sqlite3_step(statement.handle)
+    }
+    guard code == SQLITE_DONE else { throw connection.error(code, selectItemsSQL) }
+    var checksum = Checksum()
+    for item in items {
+      item.addTo(&checksum)
+    }
+    return checksum.value
+  }
+
+  /// Times `raw` in a raw read transaction and `sealite` in `DatabaseQueue.read`.
+  static func run(
+    _ workload: String, _ measure: String, _ context: BenchContext, _ path: String, target: Double?,
+    raw: @escaping (RawConnection) throws -> Int, sealite: @escaping (Database) throws -> Int
+  ) throws -> [ResultRow] {
+    let connection = try context.rawConnection(path)
+    let dbQueue = try DatabaseQueue(path: path, configuration: context.configuration())
+    defer { try? dbQueue.close() }
+    let comparison = try compare(
+      workload, rounds: context.rounds,
+      raw: Side(name: "raw") {
+        var checksum = 0
+        let milliseconds = try timed {
+          try connection.execute("BEGIN DEFERRED TRANSACTION")
+          checksum = try raw(connection)
+          try connection.execute("COMMIT TRANSACTION")
+        }
+        return (milliseconds, checksum)
+      },
+      sealite: Side(name: "Sealite") {
+        var checksum = 0
+        let milliseconds = try timed {
+          checksum = try dbQueue.read(sealite)
+        }
+        return (milliseconds, checksum)
+      })
+    return [.comparison(workload, measure, comparison, target: target)]
+  }
+}

@@ -1,0 +1,108 @@
+// What a run measured: one row per measure, with the per-round values of each
+// side, the ratio Sealite / raw, and the target it is held to.
+
+/// The values of one side of a row: one per round, and their median.
+struct Series: Codable {
+  var median: Double
+  var rounds: [Double]
+
+  init(_ rounds: [Double]) {
+    self.rounds = rounds
+    median = medianOf(rounds)
+  }
+}
+
+/// A target: a maximum for the ratio Sealite / raw, or for Sealite's value.
+struct Target: Codable {
+  enum Kind: String, Codable {
+    case ratio
+    case value
+  }
+  var kind: Kind
+  var maximum: Double
+
+  static func ratio(_ maximum: Double) -> Target { Target(kind: .ratio, maximum: maximum) }
+  static func value(_ maximum: Double) -> Target { Target(kind: .value, maximum: maximum) }
+}
+
+struct ResultRow: Encodable {
+  /// The workload that measured it, as named on the command line.
+  var workload: String
+  /// What the row shows, for the table.
+  var measure: String
+  /// "ms", "MB" or "count".
+  var unit: String
+  /// What the raw column measured, when it is not the same work done with the C API.
+  var baseline: String?
+  var raw: Series?
+  var sealite: Series?
+  var target: Target?
+  var note: String?
+
+  /// Sealite's median over the raw median.
+  var ratio: Double? {
+    guard let raw, let sealite, raw.median > 0 else { return nil }
+    return sealite.median / raw.median
+  }
+
+  /// Whether the target is met, or nil without a target.
+  var passed: Bool? {
+    guard let target else { return nil }
+    switch target.kind {
+    case .ratio: return ratio.map { $0 <= target.maximum }
+    case .value: return sealite.map { $0.median <= target.maximum }
+    }
+  }
+
+  /// A comparison of both sides, in milliseconds.
+  static func comparison(
+    _ workload: String, _ measure: String, _ comparison: Comparison, target: Double? = nil,
+    baseline: String? = nil, note: String? = nil
+  ) -> ResultRow {
+    ResultRow(
+      workload: workload, measure: measure, unit: "ms", baseline: baseline, raw: Series(comparison.raw),
+      sealite: Series(comparison.sealite), target: target.map(Target.ratio), note: note)
+  }
+
+  /// A value measured on Sealite alone.
+  static func value(
+    _ workload: String, _ measure: String, unit: String, _ values: [Double], target: Double? = nil,
+    note: String? = nil
+  ) -> ResultRow {
+    ResultRow(
+      workload: workload, measure: measure, unit: unit, raw: nil, sealite: Series(values),
+      target: target.map(Target.value), note: note)
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case workload, measure, unit, baseline, raw, sealite, target, note, ratio, passed
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(workload, forKey: .workload)
+    try container.encode(measure, forKey: .measure)
+    try container.encode(unit, forKey: .unit)
+    try container.encodeIfPresent(baseline, forKey: .baseline)
+    try container.encodeIfPresent(raw, forKey: .raw)
+    try container.encodeIfPresent(sealite, forKey: .sealite)
+    try container.encodeIfPresent(ratio, forKey: .ratio)
+    try container.encodeIfPresent(target, forKey: .target)
+    try container.encodeIfPresent(passed, forKey: .passed)
+    try container.encodeIfPresent(note, forKey: .note)
+  }
+
+  init(
+    workload: String, measure: String, unit: String, baseline: String? = nil, raw: Series?,
+    sealite: Series?, target: Target?, note: String?
+  ) {
+    self.workload = workload
+    self.measure = measure
+    self.unit = unit
+    self.baseline = baseline
+    self.raw = raw
+    self.sealite = sealite
+    self.target = target
+    self.note = note
+  }
+}
