@@ -39,7 +39,12 @@ struct BenchKey: Sendable {
   enum Kind: Sendable {
     case raw
     case passphrase
+    /// No key: a plaintext database (the cache-size workload's comparison).
+    case none
   }
+
+  /// No key at all.
+  static let plaintext = BenchKey(kind: .none, bytes: [])
   let kind: Kind
   private let bytes: [UInt8]
 
@@ -60,6 +65,7 @@ struct BenchKey: Sendable {
     switch kind {
     case .raw: return try .raw(Data(bytes))
     case .passphrase: return .passphrase(Data(bytes))
+    case .none: throw BenchError("a plaintext database has no key")
     }
   }
 
@@ -95,6 +101,8 @@ struct BenchKey: Sendable {
       return bytes
     case .raw:
       return Array("x'".utf8) + Array(hex.utf8) + Array("'".utf8)
+    case .none:
+      return []
     }
   }
 }

@@ -15,6 +15,7 @@ enum Workload: String, CaseIterable {
   case observationInProcess = "observation-in-process"
   case observationLatency = "observation-latency"
   case memory
+  case cacheSize = "cache-size"
 
   /// Whether the workload reads the shared table of --rows items.
   var readsSharedTable: Bool {
@@ -49,7 +50,7 @@ struct CommandLineOptions {
       --commits N       commits of the observation workloads (default 1000)
       --memory-rows N   rows of the memory workload (default 1000000)
       --cache-size N    PRAGMA cache_size for both sides (Configuration.pageCacheSize;
-                        default: SQLite's, -2000)
+                        default: -16384 on encrypted connections, as Sealite's)
       --json FILE       write every result (with per-round values) as JSON
       --markdown        print the table as Markdown, for the README
 

@@ -41,10 +41,12 @@ final class RawConnection {
     sqlite3_extended_result_codes(connection, 1)
     sqlite3_busy_timeout(connection, 0)
     let keyBytes = key.sqlcipherKeyBytes
-    let keyed = keyBytes.withUnsafeBytes { buffer in
-      sqlite3_key_v2(connection, "main", buffer.baseAddress, CInt(buffer.count))
+    if !keyBytes.isEmpty {
+      let keyed = keyBytes.withUnsafeBytes { buffer in
+        sqlite3_key_v2(connection, "main", buffer.baseAddress, CInt(buffer.count))
+      }
+      guard keyed == SQLITE_OK else { throw BenchError("sqlite3_key_v2 failed with code \(keyed)") }
     }
-    guard keyed == SQLITE_OK else { throw BenchError("sqlite3_key_v2 failed with code \(keyed)") }
     try execute("PRAGMA cipher_log_level = NONE")
     try execute("SELECT count(*) FROM sqlite_master")
     if !readOnly, RawConnection.isEmptyFile(path) {
@@ -54,7 +56,10 @@ final class RawConnection {
     }
     try execute("PRAGMA foreign_keys = ON")
     try execute("PRAGMA temp_store = MEMORY")
-    if let cacheSize { try execute("PRAGMA cache_size = \(cacheSize)") }
+    // Sealite's default for encrypted connections (Configuration.pageCacheSize).
+    if let cacheSize = cacheSize ?? (keyBytes.isEmpty ? nil : -16_384) {
+      try execute("PRAGMA cache_size = \(cacheSize)")
+    }
   }
 
   deinit {

@@ -47,6 +47,7 @@ func runBenchmarks() throws {
     case .observationInProcess: results += try ObservationLatency.inProcess(context)
     case .observationLatency: results += try ObservationLatency.crossProcess(context)
     case .memory: results += try MemoryWorkload.run(context)
+    case .cacheSize: results += try CacheSizeWorkload.run(context)
     }
   }
 
@@ -58,7 +59,7 @@ func runBenchmarks() throws {
       workloads: options.workloads.map(\.rawValue),
       pragmas: [
         "busy_timeout 0", "cipher_log_level = NONE", "foreign_keys = ON", "temp_store = MEMORY",
-        "cache_size = \(context.cacheSize.map(String.init) ?? "SQLite's default")",
+        "cache_size = \(context.cacheSize.map(String.init) ?? "-16384 (Sealite's default for encrypted connections)")",
       ]),
     results: results)
   print(options.markdown ? report.markdown() : report.text())

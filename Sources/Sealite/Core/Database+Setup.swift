@@ -24,6 +24,9 @@ extension Database {
       }
       if let pageCacheSize = configuration.pageCacheSize {
         try db.execute(sql: "PRAGMA cache_size = \(pageCacheSize)")
+      } else if db.isKeyed, try db.integerPragma("cache_size") == Database.defaultCacheSize {
+        // Still SQLite's default: prepareDatabase did not choose another.
+        try db.execute(sql: "PRAGMA cache_size = \(Configuration.encryptedPageCacheSize)")
       }
     }
   }

@@ -122,13 +122,6 @@ extension DatabaseQueue {
 }
 
 extension Database {
-  /// The value of an integer pragma: SQLCipher answers some (`page_size` of a
-  /// keyed database) as text.
-  func integerPragma(_ name: String) throws -> Int? {
-    guard let value = try DatabaseValue.fetchOne(self, sql: "PRAGMA \(name)") else { return nil }
-    return Int.fromDatabaseValue(value) ?? String.fromDatabaseValue(value).flatMap { Int($0) }
-  }
-
   /// Attaches a new file with `key`, copies this database into it with
   /// `sqlcipher_export`, and returns the row count of each table of the source.
   fileprivate func exportContents(to path: String, key: DatabaseKey?) throws -> [(String, Int)] {

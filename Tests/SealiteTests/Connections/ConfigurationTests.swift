@@ -292,4 +292,24 @@ struct ConfigurationTests {
     let error = #expect(throws: DatabaseError.self) { try DatabaseQueue(configuration: config) }
     #expect(error?.message?.contains("WAL") == true)
   }
+
+  @Test(
+    "encrypted connections get a 16 MiB page cache by default; plaintext ones keep SQLite's; a setting wins")
+  func pageCacheSize() throws {
+    let directory = TemporaryDirectory()
+    func cacheSizes(_ config: Configuration, _ name: String) throws -> [Int] {
+      var config = config
+      config.maximumReaderCount = 1
+      let pool = try DatabasePool(path: directory.path(name), configuration: config)
+      defer { try? pool.close() }
+      let writer = try pool.write { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? 0 }
+      let reader = try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? 0 }
+      return [writer, reader]
+    }
+    #expect(try cacheSizes(rawKeyConfiguration(), "keyed.sqlite") == [-16384, -16384])
+    #expect(try cacheSizes(Configuration(), "plain.sqlite") == [-2000, -2000])
+    var small = rawKeyConfiguration()
+    small.pageCacheSize = -1000
+    #expect(try cacheSizes(small, "small.sqlite") == [-1000, -1000])
+  }
 }
