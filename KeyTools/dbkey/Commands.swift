@@ -43,6 +43,12 @@ func commandError(_ error: any Error, path: String?) -> CommandError {
     case .SQLITE_BUSY, .SQLITE_LOCKED:
       return CommandError(
         code: .busy, message: "\(path ?? "the database") is locked by another connection: \(message)")
+    case .SQLITE_FULL:
+      return CommandError(
+        code: .cannotCreateOutput, message: "\(message): free some disk space and try again")
+    case .SQLITE_READONLY:
+      return CommandError(
+        code: .cannotCreateOutput, message: "\(path ?? "the database") can not be written: \(message)")
     default:
       return CommandError(code: .failure, message: message)
     }
@@ -240,7 +246,15 @@ let baseCommands: [Command] = [
       throw CommandError(code: .cannotCreateOutput, message: "\(backup) already exists: move it away first")
     }
     do {
-      try FileManager.default.copyItem(atPath: path, toPath: backup)
+      do {
+        try FileManager.default.copyItem(atPath: path, toPath: backup)
+      } catch {
+        // A copy cut short (a full disk) must not stay behind as a backup.
+        try? FileManager.default.removeItem(atPath: backup)
+        let reason = (error as NSError).localizedDescription
+        throw CommandError(
+          code: .cannotCreateOutput, message: "could not write the backup \(backup): \(reason)")
+      }
       guard FileManager.default.contentsEqual(atPath: path, andPath: backup) else {
         try? FileManager.default.removeItem(atPath: backup)
         throw CommandError(code: .failure, message: "the backup copy \(backup) differs from \(path)")
