@@ -155,12 +155,13 @@ let baseCommands: [Command] = [
       try outputJSON([
         "valid": verification.isValid, "encrypted": verification.isEncrypted,
         "tamperedPages": verification.tamperedPages, "cipherMessages": verification.cipherMessages,
-        "integrityMessages": verification.integrityMessages,
+        "integrityMessages": verification.integrityMessages, "walMessages": verification.walMessages,
       ])
     } else {
       output(verification.isValid ? "ok" : "FAILED")
       for page in verification.tamperedPages { output("tampered page: \(page)") }
       for message in verification.cipherMessages { output("cipher: \(message)") }
+      for message in verification.walMessages { output("wal: \(message)") }
       if verification.integrityMessages != ["ok"] {
         for message in verification.integrityMessages { output("integrity: \(message)") }
       }
