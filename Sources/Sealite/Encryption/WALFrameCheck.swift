@@ -51,11 +51,31 @@ enum WALFrameCheck {
 
     var sums = headerSums
     var index = 0
+    var committedCount = 0
     while index < frameCount, let next = validSums(index, after: sums) {
       sums = next
       index += 1
+      if word(bytes, 32 + (index - 1) * frameSize + 4, bigEndian: true) != 0 { committedCount = index }
     }
     let failing = index
+    // The first 16 bytes of page 1 (an encrypted database's salt) are neither
+    // encrypted nor authenticated, and a checkpoint copies frames into the
+    // file as they are: a frame of page 1 with other bytes there would leave
+    // a file that no longer opens.
+    if let handle = FileHandle(forReadingAtPath: path) {
+      let fileHeader = [UInt8]((try? handle.read(upToCount: 16)) ?? Data())
+      try? handle.close()
+      for frame in 0..<committedCount where word(bytes, 32 + frame * frameSize, bigEndian: true) == 1 {
+        let start = 32 + frame * frameSize + 24
+        if fileHeader.count == 16, Array(bytes[start..<start + 16]) != fileHeader {
+          return [
+            "WAL frame \(frame + 1) (page 1) does not begin like the database file (its salt, when "
+              + "encrypted): it was changed after it was written, and checkpointed it would leave a file "
+              + "that does not open"
+          ]
+        }
+      }
+    }
     // The rest of the file is an older log (other salts), or nothing.
     let offset = 32 + failing * frameSize
     guard failing < frameCount,
