@@ -260,8 +260,16 @@ let baseCommands: [Command] = [
         try? FileManager.default.removeItem(atPath: backup)
         throw CommandError(code: .failure, message: "the backup copy \(backup) differs from \(path)")
       }
-      try TerminalProgress.run("migrating \(path)") { _ in
-        try DatabaseQueue.migrateCipherFormat(atPath: path, key: key)
+      do {
+        try TerminalProgress.run("migrating \(path)") { _ in
+          try DatabaseQueue.migrateCipherFormat(atPath: path, key: key)
+        }
+      } catch {
+        // A migration that changed nothing (a read-only file…) needs no backup.
+        if FileManager.default.contentsEqual(atPath: path, andPath: backup) {
+          try? FileManager.default.removeItem(atPath: backup)
+        }
+        throw error
       }
     } catch {
       throw commandError(error, path: path)

@@ -1,3 +1,4 @@
+import CSQLCipher
 import Foundation
 
 extension DatabaseQueue {
@@ -16,6 +17,13 @@ extension DatabaseQueue {
       path: path, description: "Sealite.cipherMigration", configuration: Configuration(), readOnly: false)
     defer { database.close() }
     try database.withAccess { db in
+      // SQLite opens a file it may not write read-only; SQLCipher's migration
+      // would then fail to swap in the new file (and SQLCipher 4.6 may crash).
+      guard sqlite3_db_readonly(try db.connection, "main") != 1 else {
+        throw DatabaseError(
+          resultCode: .SQLITE_READONLY, message: "\(path) can not be migrated: the database file is read-only"
+        )
+      }
       try db.use(key: key)
       // SQLCipher answers 0 when it migrated the file or found it current.
       let result = try String.fetchOne(db, sql: "PRAGMA cipher_migrate")
