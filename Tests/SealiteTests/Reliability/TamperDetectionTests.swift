@@ -35,8 +35,9 @@ private let snapshotQueries = [
 /// The result of each snapshot query.
 private typealias Snapshot = [String: [Row]]
 
-/// A deterministic generator (SplitMix64), so that every run tampers the same bytes.
-private struct SeededGenerator: RandomNumberGenerator {
+/// A deterministic generator (SplitMix64), so that every run tampers the same bytes
+/// (bad-input tests use it too).
+struct SeededGenerator: RandomNumberGenerator {
   var state: UInt64
 
   mutating func next() -> UInt64 {
@@ -232,7 +233,8 @@ private struct MainFileFixture {
     // Whatever a read returns is exactly what was written.
     for (sql, result) in report.results {
       if case .success(let rows) = result {
-        #expect(rows == expected[sql], "\(place): \(sql) returned other rows than were written")
+        let same = rows == expected[sql]
+        #expect(same, "\(place): \(sql) returned other rows than were written")
       }
     }
     for error in report.failures {
@@ -244,12 +246,14 @@ private struct MainFileFixture {
     #expect(fileBytes(path) == tampered, "\(place): reading or verifying changed the file")
     guard authenticated else {
       // Padding SQLCipher 3 neither reads nor authenticates.
-      #expect(!report.detected && verification.status == 0, "\(place): \(verification.stdout)")
+      let unnoticed = !report.detected
+      #expect(unnoticed && verification.status == 0, "\(place): \(verification.stdout)")
       counts.undetectable += 1
       return
     }
-    #expect(report.detected, "\(place): the flipped byte went unnoticed by reads")
-    if report.detected { counts.detectedByReads += 1 }
+    let detected = report.detected
+    #expect(detected, "\(place): the flipped byte went unnoticed by reads")
+    if detected { counts.detectedByReads += 1 }
     if let openError = report.openError {
       // Pages read at open (page 1, and the schema's): a clear error at open, in
       // the library (SQLCipher can not tell a damaged page 1 from a wrong key) and in verify.
@@ -369,10 +373,12 @@ private struct WALFixture {
     let expected = states[commitFrames.filter { $0 < frame }.count]
 
     let report = try readEverything(path, readonly: true)
-    #expect(report.failures.isEmpty, "\(place): \(report.failures)")
+    let failures = report.failures.map { $0.message ?? "\($0.resultCode)" }
+    #expect(failures.isEmpty, "\(place): \(failures)")
     for (sql, result) in report.results {
       if case .success(let rows) = result {
-        #expect(rows == expected[sql], "\(place): \(sql) returned rows of no committed state")
+        let same = rows == expected[sql]
+        #expect(same, "\(place): \(sql) returned rows of no committed state")
       }
     }
     let verification = try verify(path)
@@ -393,7 +399,8 @@ private struct WALFixture {
   /// frame and the later ones recomputed, as a deliberate attacker would.
   /// SQLite then takes every frame; the page's HMAC fails when it is read.
   /// A frame that a later frame of the same page supersedes is never read,
-  /// nor is SQLCipher 3's page padding (`authenticated` false).
+  /// nor is SQLCipher 3's page padding (`authenticated` false); page 1's salt
+  /// is not read either, and verify reports it.
   func checkForgedFlip(frame: Int, offset: Int, authenticated: Bool = true, counts: inout TamperCounts) throws
   {
     let path = try makeCopy()
@@ -409,18 +416,31 @@ private struct WALFixture {
     let latest = states.last!
     for (sql, result) in report.results {
       if case .success(let rows) = result {
-        #expect(rows == latest[sql], "\(place): \(sql) returned other rows than were committed")
+        let same = rows == latest[sql]
+        #expect(same, "\(place): \(sql) returned other rows than were committed")
       }
     }
     let verification = try verify(path)
     #expect(fileBytes(path + "-wal") == Data(bytes), "\(place): changed")
+    let detected = report.detected
+    if framePages[frame] == 1 && offset < 16 {
+      // Page 1's salt: neither encrypted nor authenticated, nor read (the
+      // salt in use is the file's), but a checkpoint would copy it into the file.
+      #expect(!detected, "\(place): \(report.failures)")
+      #expect(verification.status == 76, "\(place): \(verification.stdout)\(verification.stderr)")
+      #expect(
+        verification.stdout.contains("wal: WAL frame \(frame + 1) (page 1) does not begin like the database"),
+        "\(place): \(verification.stdout)")
+      if verification.status == 76 { counts.detectedByVerify += 1 }
+      return
+    }
     if isSuperseded(frame) || !authenticated {
-      #expect(!report.detected && verification.status == 0, "\(place): \(verification.stdout)")
+      #expect(!detected && verification.status == 0, "\(place): \(verification.stdout)")
       counts.undetectable += 1
       return
     }
-    #expect(report.detected, "\(place): the flipped byte went unnoticed by reads")
-    if report.detected { counts.detectedByReads += 1 }
+    #expect(detected, "\(place): the flipped byte went unnoticed by reads")
+    if detected { counts.detectedByReads += 1 }
     for error in report.failures {
       #expect(
         [.SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_ERROR].contains(error.resultCode), "\(place): \(error)")
@@ -481,6 +501,77 @@ struct TamperDetectionTests {
     if sqlcipherMajorVersion >= 4 {
       // Every page but the first (which does not open) is named.
       #expect(counts.pageNamedByVerify == counts.tried - 1, "\(counts)")
+    }
+  }
+
+  @Test("a tampered last page of a long value is an error in every transaction that reads it, never zeros")
+  func lastOverflowPage() throws {
+    // SQLCipher hands over a page that fails authentication as zeros and fails
+    // only the next page read: a value whose overflow chain ends on the page
+    // read as zeros when nothing else was read after it.
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    var generator = SeededGenerator(state: 3)
+    let value = Data((0..<5000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    let queue = try DatabaseQueue(path: path, configuration: tamperConfiguration())
+    try queue.write { db in
+      try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)")
+      try db.execute(sql: "INSERT INTO t (id, body) VALUES (1, ?)", arguments: [value])
+    }
+    let pageSize = try integerPragma(queue, "page_size")
+    let pageCount = try integerPragma(queue, "page_count")
+    try queue.close()
+    // Page 1 holds the schema, page 2 the row, the rest its overflow chain,
+    // which ends on the last page.
+    #expect(pageCount >= 3 && pageCount <= 2 + 5000 / (pageSize / 2))
+    let sql = "SELECT body FROM t WHERE id = 1"
+    #expect(
+      try DatabaseQueue(path: path, configuration: tamperConfiguration()).read { db in
+        try Data.fetchOne(db, sql: sql)
+      } == value)
+    try flipByte(atPath: path, offset: (pageCount - 1) * pageSize + 100)
+
+    let readers: [(String, () throws -> Data?)] = [
+      (
+        "queue read",
+        {
+          try DatabaseQueue(path: path, configuration: tamperConfiguration()).read { db in
+            try Data.fetchOne(db, sql: sql)
+          }
+        }
+      ),
+      (
+        "pool read",
+        {
+          try DatabasePool(path: path, configuration: tamperConfiguration()).read { db in
+            try Data.fetchOne(db, sql: sql)
+          }
+        }
+      ),
+      (
+        "queue write",
+        {
+          try DatabaseQueue(path: path, configuration: tamperConfiguration()).write { db in
+            try Data.fetchOne(db, sql: sql)
+          }
+        }
+      ),
+    ]
+    for (name, read) in readers {
+      do {
+        let data = try read()
+        Issue.record(
+          "\(name) returned \(data?.count ?? 0) bytes, \(data == value ? "the original" : "not the original")"
+        )
+      } catch let error as DatabaseError {
+        #expect(error.resultCode == .SQLITE_CORRUPT, "\(name): \(error)")
+        #expect(error.message?.contains("failed authentication") == true, "\(name): \(error)")
+      }
+    }
+    let verification = try verify(path)
+    #expect(verification.status == 76, "\(verification.stdout)")
+    if sqlcipherMajorVersion >= 4 {
+      #expect(verification.stdout.contains("tampered page: \(pageCount)"), "\(verification.stdout)")
     }
   }
 
