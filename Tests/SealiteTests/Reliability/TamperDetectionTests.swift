@@ -178,10 +178,13 @@ private struct TamperCounts: CustomStringConvertible {
   var pageNamedByVerify = 0
   /// Flips that can not be detected by design (named in the summary).
   var undetectable = 0
+  /// WAL flips after which every read showed the last commit before the frame, exactly.
+  var readEarlierCommit = 0
 
   var description: String {
     "\(tried) flips, \(detectedByReads) detected by reads, \(detectedByVerify) by dbkey verify"
       + " (\(pageNamedByVerify) naming the page), \(undetectable) undetectable by design"
+      + (readEarlierCommit > 0 ? ", \(readEarlierCommit) read as the last commit before the frame" : "")
   }
 }
 
@@ -375,12 +378,15 @@ private struct WALFixture {
     let report = try readEverything(path, readonly: true)
     let failures = report.failures.map { $0.message ?? "\($0.resultCode)" }
     #expect(failures.isEmpty, "\(place): \(failures)")
+    var allEarlier = failures.isEmpty
     for (sql, result) in report.results {
       if case .success(let rows) = result {
         let same = rows == expected[sql]
         #expect(same, "\(place): \(sql) returned rows of no committed state")
+        allEarlier = allEarlier && same
       }
     }
+    if allEarlier { counts.readEarlierCommit += 1 }
     let verification = try verify(path)
     #expect(fileBytes(path) == database && fileBytes(path + "-wal") == tamperedWAL, "\(place): changed")
     if frame < commitFrames.last! {
@@ -600,6 +606,7 @@ struct TamperDetectionTests {
     }
     print("tamper: WAL of \(fixture.frameCount) frames, checksums kept: \(counts)")
     #expect(counts.detectedByVerify == frames.count - 1 && counts.undetectable == 1, "\(counts)")
+    #expect(counts.readEarlierCommit == frames.count, "\(counts)")
   }
 
   @Test("a flipped byte in a WAL frame with forged checksums fails page authentication when read, and verify")
