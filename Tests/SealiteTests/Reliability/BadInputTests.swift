@@ -355,7 +355,8 @@ struct BadInputTests {
     #expect(try run(["keyring", "store", path, "--key-fd", "0"], key: true).status == 0)
     let itemsBefore = try items(in: directory)
     try #require(ReadOnlyFile.make(path))
-    defer { ReadOnlyFile.undo(path) }
+    // Before the directory goes: an immutable file could not be removed.
+    defer { withExtendedLifetime(directory) { ReadOnlyFile.undo(path) } }
     let before = tree(directory)
 
     // SQLite opens a file it may not write read-only, as GRDB users expect:
@@ -488,10 +489,12 @@ enum ReadOnlyFile {
   /// True where a file can be made read-only here.
   static let isPossible: Bool = {
     let directory = TemporaryDirectory("read-only-probe")
-    let path = directory.path("probe")
-    guard FileManager.default.createFile(atPath: path, contents: Data("probe".utf8)) else { return false }
-    defer { undo(path) }
-    return make(path)
+    return withExtendedLifetime(directory) {
+      let path = directory.path("probe")
+      guard FileManager.default.createFile(atPath: path, contents: Data("probe".utf8)) else { return false }
+      defer { undo(path) }
+      return make(path)
+    }
   }()
 }
 
