@@ -43,6 +43,12 @@ func commandError(_ error: any Error, path: String?) -> CommandError {
     case .SQLITE_BUSY, .SQLITE_LOCKED:
       return CommandError(
         code: .busy, message: "\(path ?? "the database") is locked by another connection: \(message)")
+    case .SQLITE_FULL:
+      return CommandError(
+        code: .cannotCreateOutput, message: "\(message): free some disk space and try again")
+    case .SQLITE_READONLY:
+      return CommandError(
+        code: .cannotCreateOutput, message: "\(path ?? "the database") can not be written: \(message)")
     default:
       return CommandError(code: .failure, message: message)
     }
@@ -149,12 +155,13 @@ let baseCommands: [Command] = [
       try outputJSON([
         "valid": verification.isValid, "encrypted": verification.isEncrypted,
         "tamperedPages": verification.tamperedPages, "cipherMessages": verification.cipherMessages,
-        "integrityMessages": verification.integrityMessages,
+        "integrityMessages": verification.integrityMessages, "walMessages": verification.walMessages,
       ])
     } else {
       output(verification.isValid ? "ok" : "FAILED")
       for page in verification.tamperedPages { output("tampered page: \(page)") }
       for message in verification.cipherMessages { output("cipher: \(message)") }
+      for message in verification.walMessages { output("wal: \(message)") }
       if verification.integrityMessages != ["ok"] {
         for message in verification.integrityMessages { output("integrity: \(message)") }
       }
@@ -240,13 +247,29 @@ let baseCommands: [Command] = [
       throw CommandError(code: .cannotCreateOutput, message: "\(backup) already exists: move it away first")
     }
     do {
-      try FileManager.default.copyItem(atPath: path, toPath: backup)
+      do {
+        try FileManager.default.copyItem(atPath: path, toPath: backup)
+      } catch {
+        // A copy cut short (a full disk) must not stay behind as a backup.
+        try? FileManager.default.removeItem(atPath: backup)
+        let reason = (error as NSError).localizedDescription
+        throw CommandError(
+          code: .cannotCreateOutput, message: "could not write the backup \(backup): \(reason)")
+      }
       guard FileManager.default.contentsEqual(atPath: path, andPath: backup) else {
         try? FileManager.default.removeItem(atPath: backup)
         throw CommandError(code: .failure, message: "the backup copy \(backup) differs from \(path)")
       }
-      try TerminalProgress.run("migrating \(path)") { _ in
-        try DatabaseQueue.migrateCipherFormat(atPath: path, key: key)
+      do {
+        try TerminalProgress.run("migrating \(path)") { _ in
+          try DatabaseQueue.migrateCipherFormat(atPath: path, key: key)
+        }
+      } catch {
+        // A migration that changed nothing (a read-only file…) needs no backup.
+        if FileManager.default.contentsEqual(atPath: path, andPath: backup) {
+          try? FileManager.default.removeItem(atPath: backup)
+        }
+        throw error
       }
     } catch {
       throw commandError(error, path: path)

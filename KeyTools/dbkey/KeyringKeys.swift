@@ -123,6 +123,7 @@ func resolveKey(_ arguments: Arguments, path: String, passphraseOption: String =
   if let key = try KeySource.key(
     arguments, passphraseOption: passphraseOption, prompt: "Passphrase of \(path): ")
   {
+    try requireDatabaseFile(path)
     let source =
       arguments.value("--key-fd") != nil
       ? "raw key from file descriptor"
@@ -140,9 +141,22 @@ func resolveKey(_ arguments: Arguments, path: String, passphraseOption: String =
   throw CommandError(code: .notFound, message: "the keyring holds no key for \(entry.database.canonicalPath)")
 }
 
-/// Exits with "not found" unless a file exists at `path`.
+/// Exits with "not found" unless a file exists at `path`, and with "can not
+/// open" if it is a directory or empty (SQLite would take an empty file for a
+/// new database: no command may turn it into one, or keep a key for it).
 func requireDatabaseFile(_ path: String) throws {
-  guard FileManager.default.fileExists(atPath: path) else {
+  var isDirectory: ObjCBool = false
+  guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
     throw CommandError(code: .notFound, message: "no database file at \(path)")
+  }
+  guard !isDirectory.boolValue else {
+    throw CommandError(code: .cannotOpen, message: "\(path) is a directory, not a database file")
+  }
+  func size(_ path: String) -> Int? {
+    (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+  }
+  // (A non-empty -wal beside an empty file would hold the database.)
+  if size(path) == 0, (size(path + "-wal") ?? 0) == 0 {
+    throw CommandError(code: .cannotOpen, message: "\(path) is empty: not a database")
   }
 }

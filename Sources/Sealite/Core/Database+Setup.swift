@@ -14,6 +14,11 @@ extension Database {
       for preparation in configuration.preparations {
         try preparation(db)
       }
+      // SQLite reads an empty file as an empty database, which a read-only
+      // connection can never turn into a real one.
+      if db.isReadOnlyConnection, Database.isZeroLengthFile(db.path) {
+        throw DatabaseError(resultCode: .SQLITE_NOTADB, message: "\(db.path) is empty: not a database")
+      }
       try db.validateFileAccess()
       try db.createEncryptedFileIfEmpty()
       try db.execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeysEnabled ? "ON" : "OFF")")

@@ -13,7 +13,9 @@ extension Database {
     try beginTransaction(kind)
     do {
       switch try operations() {
-      case .commit: try commit()
+      case .commit:
+        try checkPageAuthentication()
+        try commit()
       case .rollback: try rollback()
       }
     } catch {
@@ -45,6 +47,23 @@ extension Database {
         try? cachedStatement(sql: "RELEASE SAVEPOINT sealite").execute()
       }
       throw error
+    }
+  }
+
+  /// SQLCipher hands over a page that fails authentication as zeros, and only
+  /// marks the connection in error, which fails its next page read until the
+  /// transaction ends. A value whose overflow chain ends on that page would
+  /// read as zeros without an error: reading a page again before the
+  /// transaction ends turns it into one.
+  func checkPageAuthentication() throws {
+    guard isKeyed else { return }
+    do {
+      _ = try cachedStatement(sql: "SELECT rootpage FROM sqlite_master LIMIT 1").execute()
+    } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+      throw DatabaseError(
+        resultCode: .SQLITE_CORRUPT,
+        message: "a page failed authentication while it was read: the database file is damaged or was "
+          + "tampered with (\(path))")
     }
   }
 

@@ -62,6 +62,12 @@ public final class Database {
     guard code == SQLITE_OK, let connection else {
       let error = DatabaseError.fromConnection(connection, code: code)
       sqlite3_close_v2(connection)
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        // SQLite says "unable to open database file", or "disk I/O error" when read-only.
+        throw DatabaseError(
+          resultCode: .SQLITE_CANTOPEN, message: "could not open database at \(path): it is a directory")
+      }
       throw DatabaseError(
         resultCode: error.extendedResultCode,
         message: "could not open database at \(path): \(error.message ?? "unknown error")")

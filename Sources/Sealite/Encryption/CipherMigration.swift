@@ -1,3 +1,4 @@
+import CSQLCipher
 import Foundation
 
 extension DatabaseQueue {
@@ -16,6 +17,13 @@ extension DatabaseQueue {
       path: path, description: "Sealite.cipherMigration", configuration: Configuration(), readOnly: false)
     defer { database.close() }
     try database.withAccess { db in
+      // SQLite opens a file it may not write read-only; SQLCipher's migration
+      // would then fail to swap in the new file (and SQLCipher 4.6 may crash).
+      guard sqlite3_db_readonly(try db.connection, "main") != 1 else {
+        throw DatabaseError(
+          resultCode: .SQLITE_READONLY, message: "\(path) can not be migrated: the database file is read-only"
+        )
+      }
       try db.use(key: key)
       // SQLCipher answers 0 when it migrated the file or found it current.
       let result = try String.fetchOne(db, sql: "PRAGMA cipher_migrate")
@@ -62,11 +70,33 @@ extension DatabaseQueue {
 }
 
 extension Database {
-  /// Throws `SQLITE_CANTOPEN` unless a file exists at `path`: whole-file
-  /// operations must not create an empty database by opening a missing one.
+  /// Throws unless a database file is at `path`: whole-file operations must
+  /// not create a database by opening a missing or empty file (SQLite would
+  /// turn it into a new, empty database), nor try to open a directory.
+  ///
+  /// - `SQLITE_CANTOPEN` "no database file at …" when nothing is there,
+  /// - `SQLITE_CANTOPEN` "… is a directory, not a database file",
+  /// - `SQLITE_NOTADB` "… is empty: not a database" for a zero-length file.
   static func requireFile(atPath path: String) throws {
-    guard FileManager.default.fileExists(atPath: path) else {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "no database file at \(path)")
     }
+    guard !isDirectory.boolValue else {
+      throw DatabaseError(
+        resultCode: .SQLITE_CANTOPEN, message: "\(path) is a directory, not a database file")
+    }
+    if isZeroLengthFile(path) {
+      throw DatabaseError(resultCode: .SQLITE_NOTADB, message: "\(path) is empty: not a database")
+    }
+  }
+
+  /// True for an existing regular file of zero bytes without a non-empty
+  /// `-wal` beside it (whose frames would hold the database).
+  static func isZeroLengthFile(_ path: String) -> Bool {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == 0 else { return false }
+    var walInfo = stat()
+    return stat(path + "-wal", &walInfo) != 0 || walInfo.st_size == 0
   }
 }

@@ -62,6 +62,12 @@ extension Database {
     guard !isInsideTransaction else {
       throw DatabaseError.misuse("the key can not be changed inside a transaction")
     }
+    // SQLite opens a file it may not write read-only, without a word.
+    guard sqlite3_db_readonly(connection, "main") != 1 else {
+      throw DatabaseError(
+        resultCode: .SQLITE_READONLY,
+        message: "the key can not be changed: the database file is read-only (\(path))")
+    }
     // SQLCipher reports success even when another connection's lock kept it
     // from rewriting the pages: take the write lock first, so that a locked
     // database fails here (after the busy timeout), before anything changes…
@@ -76,11 +82,32 @@ extension Database {
     // … and check from a new connection that the file now opens with the new
     // key (another connection may have taken the lock in between).
     if Database.isFile(path), !opensFile(with: key) {
-      throw DatabaseError(
-        resultCode: .SQLITE_BUSY,
-        message: "the key change did not take effect: another connection holds the database locked")
+      throw keyChangeFailure()
     }
     keyChangeObserver?(key)
+  }
+
+  /// Why a key change SQLCipher reported as done left the file with its old
+  /// key (SQLCipher keeps the reason to itself): too little free space for
+  /// the journal or WAL that rewrites every page, else another connection's lock.
+  private func keyChangeFailure() -> DatabaseError {
+    var file = stat()
+    var disk = statvfs()
+    if stat(path, &file) == 0, statvfs(path, &disk) == 0 {
+      let free = Int64(disk.f_bavail) * Int64(disk.f_frsize)
+      // Each page goes to the journal or WAL with a few bytes of its own.
+      let needed = Int64(file.st_size) + Int64(file.st_size) / 32 + 65536
+      if free < needed {
+        return DatabaseError(
+          resultCode: .SQLITE_FULL,
+          message:
+            "the key change did not take effect: the disk is full (re-encrypting \(path) needs about "
+            + "\(needed) bytes free, \(free) are)")
+      }
+    }
+    return DatabaseError(
+      resultCode: .SQLITE_BUSY,
+      message: "the key change did not take effect: another connection holds the database locked")
   }
 
   /// True for a database in a file (not in memory).
@@ -169,6 +196,12 @@ enum OpeningFailure {
         isKeyed
         ? "this database is not encrypted: it can not be opened with a key (\(path))"
         : "the database file is corrupt (\(path))"
+    } else if isKeyed, underlying.resultCode == .SQLITE_CORRUPT {
+      // A wrong key fails on page 1 (SQLITE_NOTADB); here the key decrypted
+      // page 1, but its header counts more pages than the file holds, or
+      // another page of the schema fails authentication.
+      message =
+        "the database file is truncated or damaged: the key opens its first page, but not the rest (\(path))"
     } else if size < 512 || size % 512 != 0 {
       // An encrypted database is a whole number of pages of at least 512 bytes.
       message = "file is not a database (\(path))"

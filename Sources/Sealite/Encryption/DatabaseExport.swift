@@ -152,7 +152,17 @@ extension Database {
     try attach.execute()
     sqlite3_clear_bindings(attach.sqliteStatement)
     defer { try? execute(sql: "DETACH DATABASE sealite_export") }
-    _ = try Row.fetchAll(self, sql: "SELECT sqlcipher_export('sealite_export')")
+    do {
+      _ = try Row.fetchAll(self, sql: "SELECT sqlcipher_export('sealite_export')")
+    } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+      // sqlcipher_export reports every failure as SQLITE_ERROR, with SQLite's
+      // text for the real code: give a full disk or an I/O error its own code.
+      for code in [ResultCode.SQLITE_FULL, .SQLITE_IOERR]
+      where error.message == String(cString: sqlite3_errstr(code.rawValue)) {
+        throw DatabaseError(resultCode: code, message: error.message, sql: error.sql)
+      }
+      throw error
+    }
     try execute(sql: "PRAGMA sealite_export.user_version = \(userVersion)")
     return rowCounts
   }

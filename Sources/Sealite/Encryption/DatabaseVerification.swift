@@ -11,16 +11,22 @@ public struct DatabaseVerification: Sendable, Equatable {
   public var cipherMessages: [String]
   /// What `PRAGMA integrity_check` reported: `["ok"]` for a sound database.
   public var integrityMessages: [String]
+  /// WAL frames that fail their checksum although committed frames follow:
+  /// SQLite ignores them and those commits, so reads show an older state.
+  public var walMessages: [String] = []
 
   /// True if no check found a problem.
-  public var isValid: Bool { tamperedPages.isEmpty && cipherMessages.isEmpty && integrityMessages == ["ok"] }
+  public var isValid: Bool {
+    tamperedPages.isEmpty && cipherMessages.isEmpty && integrityMessages == ["ok"] && walMessages.isEmpty
+  }
 }
 
 extension DatabaseQueue {
   /// Checks a database without writing to it: SQLCipher's page
   /// authentication (`PRAGMA cipher_integrity_check`, which names tampered
-  /// pages, where the linked SQLCipher has it) and SQLite's structure
-  /// (`PRAGMA integrity_check`).
+  /// pages, where the linked SQLCipher has it), SQLite's structure
+  /// (`PRAGMA integrity_check`), and the checksums of the WAL's frames
+  /// (``DatabaseVerification/walMessages``).
   ///
   /// Throws the usual opening errors when the key does not open the file, the
   /// file is encrypted and no key is given, a key is given for a plaintext
@@ -58,7 +64,7 @@ extension DatabaseQueue {
       }
       return DatabaseVerification(
         isEncrypted: key != nil, tamperedPages: tamperedPages, cipherMessages: cipherMessages,
-        integrityMessages: integrityMessages)
+        integrityMessages: integrityMessages, walMessages: WALFrameCheck.problems(databasePath: path))
     }
   }
 }
