@@ -38,8 +38,11 @@ func commandError(_ error: any Error, path: String?) -> CommandError {
         return CommandError(code: .cannotCreateOutput, message: message)
       }
       return CommandError(code: .cannotOpen, message: message)
-    case .SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_AUTH, .SQLITE_READONLY:
+    case .SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_AUTH:
       return CommandError(code: .cannotOpen, message: message)
+    case .SQLITE_READONLY where message.contains("interrupted by a crash"):
+      // A hot journal that a read-only command can not roll back: recover can.
+      return CommandError(code: .cannotOpen, message: "\(message) (dbkey recover does)")
     case .SQLITE_BUSY, .SQLITE_LOCKED:
       return CommandError(
         code: .busy, message: "\(path ?? "the database") is locked by another connection: \(message)")
