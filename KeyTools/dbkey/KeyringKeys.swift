@@ -155,9 +155,14 @@ func resolveKey(_ arguments: Arguments, path: String, passphraseOption: String =
   throw CommandError(code: .notFound, message: "the keyring holds no key for \(entry.database.canonicalPath)")
 }
 
-/// Exits with "not found" unless a file exists at `path`.
+/// Exits with "not found" unless a file exists at `path`, and with "not a
+/// database" if it is a directory.
 func requireDatabaseFile(_ path: String) throws {
-  guard FileManager.default.fileExists(atPath: path) else {
+  var isDirectory: ObjCBool = false
+  guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
     throw CommandError(code: .notFound, message: "no database file at \(path)")
+  }
+  guard !isDirectory.boolValue else {
+    throw CommandError(code: .cannotOpen, message: "\(path) is a directory, not a database file")
   }
 }

@@ -63,10 +63,16 @@ extension DatabaseQueue {
 
 extension Database {
   /// Throws `SQLITE_CANTOPEN` unless a file exists at `path`: whole-file
-  /// operations must not create an empty database by opening a missing one.
+  /// operations must not create an empty database by opening a missing one,
+  /// nor try to open a directory (SQLite then fails with a disk I/O error).
   static func requireFile(atPath path: String) throws {
-    guard FileManager.default.fileExists(atPath: path) else {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "no database file at \(path)")
+    }
+    guard !isDirectory.boolValue else {
+      throw DatabaseError(
+        resultCode: .SQLITE_CANTOPEN, message: "\(path) is a directory, not a database file")
     }
   }
 }
