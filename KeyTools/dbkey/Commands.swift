@@ -242,6 +242,8 @@ let baseCommands: [Command] = [
     options: keyOptions
   ) { arguments in
     let path = try arguments.positionals("DB")[0]
+    // Before the backup copy: a key on a descriptor does not check the file.
+    try requireDatabaseFile(path)
     guard let key = try resolveKey(arguments, path: path).key else {
       throw CommandError(code: .cannotOpen, message: "\(path) is not encrypted: there is nothing to migrate")
     }

@@ -28,8 +28,22 @@ func help() -> String {
 }
 
 func fail(_ error: CommandError) -> Never {
-  FileHandle.standardError.write(Data("dbkey: \(error.message)\n".utf8))
+  FileHandle.standardError.write(Data("dbkey: \(oneLine(error.message))\n".utf8))
   exit(error.code.rawValue)
+}
+
+/// The message on one line, safe to show on a terminal: control characters and
+/// line separators (from a mistyped argument or an odd file name the message
+/// quotes) are written as escapes, such as `\n` or `\u{1B}`.
+func oneLine(_ message: String) -> String {
+  var result = ""
+  for scalar in message.unicodeScalars {
+    switch scalar.properties.generalCategory {
+    case .control, .lineSeparator, .paragraphSeparator: result += scalar.escaped(asASCII: true)
+    default: result.unicodeScalars.append(scalar)
+    }
+  }
+  return result
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())

@@ -3,8 +3,15 @@ import Foundation
 extension Date: DatabaseValueConvertible {
   /// Dates are stored as UTC text `yyyy-MM-dd HH:mm:ss.SSS`, GRDB's format, which
   /// sorts chronologically and works with SQLite's date functions.
+  ///
+  /// The text holds the years 0000 to 9999 only: other dates are stored as Unix
+  /// timestamps (REAL), which ``fromDatabaseValue(_:)`` reads back as the same
+  /// date (a NaN date is NULL, as every NaN is in SQLite).
   public var databaseValue: DatabaseValue {
-    DatabaseValue(storage: .string(DatabaseDateFormat.format(self)))
+    guard DatabaseDateFormat.canFormat(self) else {
+      return DatabaseValue(storage: .double(timeIntervalSince1970))
+    }
+    return DatabaseValue(storage: .string(DatabaseDateFormat.format(self)))
   }
 
   /// Reads texts in SQLite's date formats (`yyyy-MM-dd`, `yyyy-MM-dd HH:mm`,
@@ -23,6 +30,16 @@ extension Date: DatabaseValueConvertible {
 
 /// A hand-written formatter and parser: DateFormatter is slow and locale-bound.
 enum DatabaseDateFormat {
+  /// The milliseconds since 1970 of 0000-01-01 00:00:00.000 up to 10000-01-01.
+  static let formattedMilliseconds: Range<Double> = -62_167_219_200_000..<253_402_300_800_000
+
+  /// True if `format` can write the date: its year has four digits (outside,
+  /// the text would not read back, and NaN or huge dates would not even fit
+  /// the Int64 of milliseconds).
+  static func canFormat(_ date: Date) -> Bool {
+    formattedMilliseconds.contains((date.timeIntervalSince1970 * 1000).rounded(.down))
+  }
+
   static func format(_ date: Date) -> String {
     let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
     var milliseconds = Int64(totalMilliseconds)

@@ -110,12 +110,23 @@ final class SQLGenerationContext {
 
 extension String {
   /// The string as an SQL identifier, in double quotes: `"player"`, `"a""b"`.
-  public var quotedDatabaseIdentifier: String {
-    "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
-  }
+  public var quotedDatabaseIdentifier: String { quoted(by: "\"") }
 
   /// The string as an SQL string literal, in single quotes: `'it''s'`.
-  var quotedDatabaseLiteral: String {
-    "'" + replacingOccurrences(of: "'", with: "''") + "'"
+  var quotedDatabaseLiteral: String { quoted(by: "'") }
+
+  /// The string between two `quote`s, with every `quote` inside doubled. SQLite
+  /// reads quotes as bytes, so quotes are doubled scalar by scalar: a quote
+  /// followed by a combining mark is a single Character, which Character-based
+  /// replacement would leave alone, ending the quoted text early.
+  private func quoted(by quote: Unicode.Scalar) -> String {
+    var result = String.UnicodeScalarView()
+    result.append(quote)
+    for scalar in unicodeScalars {
+      result.append(scalar)
+      if scalar == quote { result.append(quote) }
+    }
+    result.append(quote)
+    return String(result)
   }
 }

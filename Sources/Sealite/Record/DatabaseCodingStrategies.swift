@@ -62,13 +62,18 @@ public enum DatabaseDateEncodingStrategy: Sendable {
     case .deferredToDate: return date.databaseValue
     case .timeIntervalSince1970: return date.timeIntervalSince1970.databaseValue
     case .timeIntervalSinceReferenceDate: return date.timeIntervalSinceReferenceDate.databaseValue
-    case .millisecondsSince1970:
-      return Int64((date.timeIntervalSince1970 * 1000).rounded(.down)).databaseValue
-    case .secondsSince1970: return Int64(date.timeIntervalSince1970.rounded(.down)).databaseValue
+    case .millisecondsSince1970: return integer((date.timeIntervalSince1970 * 1000).rounded(.down))
+    case .secondsSince1970: return integer(date.timeIntervalSince1970.rounded(.down))
     case .iso8601: return ISO8601DateFormatter().string(from: date).databaseValue
     case .formatted(let formatter): return formatter.string(from: date).databaseValue
     case .custom(let encode): return encode(date)?.databaseValue ?? .null
     }
+  }
+
+  /// A whole number as an integer; one beyond Int64 (a date millions of years
+  /// away, an infinite or NaN date) as a real, instead of trapping.
+  private func integer(_ value: Double) -> DatabaseValue {
+    Int64(exactly: value).map { DatabaseValue(storage: .int64($0)) } ?? DatabaseValue(storage: .double(value))
   }
 }
 

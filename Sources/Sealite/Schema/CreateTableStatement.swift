@@ -111,7 +111,7 @@ extension Array where Element == SQLToken {
       }
       if previous?.isKeyword("REFERENCES") == true, let name = token.identifierName {
         // The columns after `REFERENCES other` belong to the other table.
-        if name.caseInsensitiveCompare(table) != .orderedSame && next?.text == "(" { skipDepth = depth + 1 }
+        if !name.sameName(as: table) && next?.text == "(" { skipDepth = depth + 1 }
         continue
       }
       // A collation name, or a function name, is not a column.

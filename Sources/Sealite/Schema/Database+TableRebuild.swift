@@ -264,8 +264,11 @@ extension CreateTableStatement.Element {
 }
 
 extension String {
-  /// True if both strings name the same schema object (SQLite ignores ASCII case).
+  /// True if both strings name the same schema object: SQLite compares names
+  /// byte by byte, ignoring ASCII case only (so "é" and "e\u{301}", or "é" and
+  /// "É", are different names, which `caseInsensitiveCompare` would take as one).
   func sameName(as other: String) -> Bool {
-    caseInsensitiveCompare(other) == .orderedSame
+    func folded(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte + 32 : byte }
+    return utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { folded($0) == folded($1) }
   }
 }

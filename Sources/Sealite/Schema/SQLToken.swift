@@ -26,31 +26,48 @@ struct SQLToken: Equatable {
   /// True for a bare word equal to `keyword`, whatever its case.
   func isKeyword(_ keyword: String) -> Bool {
     if case .identifier(let name, false) = kind {
-      return name.caseInsensitiveCompare(keyword) == .orderedSame
+      return name.sameName(as: keyword)
     }
     return false
   }
 
-  /// True for an identifier naming `name` (SQLite compares names without case).
+  /// True for an identifier naming `name` (SQLite compares names without ASCII case).
   func names(_ name: String) -> Bool {
-    identifierName.map { $0.caseInsensitiveCompare(name) == .orderedSame } ?? false
+    identifierName.map { $0.sameName(as: name) } ?? false
   }
 
   var isSpace: Bool { kind == .space }
 
   /// Splits SQL into tokens. Unterminated quotes run to the end of the text,
   /// as SQLite would then reject the statement anyway.
+  ///
+  /// Works on Unicode scalars, with SQLite's classes of characters: a quote
+  /// followed by a combining mark is one Character to Swift, yet a quote to
+  /// SQLite, and any non-ASCII scalar may be part of a bare name.
   static func tokenize(_ sql: String) -> [SQLToken] {
-    let characters = Array(sql)
+    let scalars = Array(sql.unicodeScalars)
     var tokens: [SQLToken] = []
     var index = 0
 
-    func scan(upTo terminator: Character, from start: Int) -> Int {
+    func text(_ range: Range<Int>) -> String {
+      String(String.UnicodeScalarView(scalars[range]))
+    }
+    func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+      [" ", "\t", "\n", "\r", "\u{0C}"].contains(scalar)
+    }
+    func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+    func isNameStart(_ scalar: Unicode.Scalar) -> Bool {
+      ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || scalar == "_" || scalar.value >= 0x80
+    }
+    func isNamePart(_ scalar: Unicode.Scalar) -> Bool {
+      isNameStart(scalar) || isDigit(scalar) || scalar == "$"
+    }
+    func scan(upTo terminator: Unicode.Scalar, from start: Int) -> Int {
       var end = start + 1
-      while end < characters.count {
-        if characters[end] == terminator {
+      while end < scalars.count {
+        if scalars[end] == terminator {
           // A doubled quote is an escaped quote, not the end.
-          if terminator != "]" && end + 1 < characters.count && characters[end + 1] == terminator {
+          if terminator != "]" && end + 1 < scalars.count && scalars[end + 1] == terminator {
             end += 2
             continue
           }
@@ -61,66 +78,61 @@ struct SQLToken: Equatable {
       return end
     }
 
-    while index < characters.count {
-      let character = characters[index]
+    while index < scalars.count {
+      let scalar = scalars[index]
       let start = index
       let kind: Kind
-      if character.isWhitespace {
-        while index < characters.count && characters[index].isWhitespace { index += 1 }
+      if isSpace(scalar) {
+        while index < scalars.count && isSpace(scalars[index]) { index += 1 }
         kind = .space
-      } else if character == "-" && index + 1 < characters.count && characters[index + 1] == "-" {
-        while index < characters.count && characters[index] != "\n" { index += 1 }
+      } else if scalar == "-" && index + 1 < scalars.count && scalars[index + 1] == "-" {
+        while index < scalars.count && scalars[index] != "\n" { index += 1 }
         kind = .space
-      } else if character == "/" && index + 1 < characters.count && characters[index + 1] == "*" {
+      } else if scalar == "/" && index + 1 < scalars.count && scalars[index + 1] == "*" {
         index += 2
-        while index < characters.count
-          && !(characters[index] == "*" && index + 1 < characters.count && characters[index + 1] == "/")
+        while index < scalars.count
+          && !(scalars[index] == "*" && index + 1 < scalars.count && scalars[index + 1] == "/")
         {
           index += 1
         }
-        index = Swift.min(index + 2, characters.count)
+        index = Swift.min(index + 2, scalars.count)
         kind = .space
-      } else if character == "'" {
+      } else if scalar == "'" {
         index = scan(upTo: "'", from: index)
         kind = .literal
-      } else if character == "\"" || character == "`" || character == "[" {
-        let terminator: Character = character == "[" ? "]" : character
+      } else if scalar == "\"" || scalar == "`" || scalar == "[" {
+        let terminator: Unicode.Scalar = scalar == "[" ? "]" : scalar
         index = scan(upTo: terminator, from: index)
-        var name = String(characters[(start + 1)..<Swift.max(start + 1, index - 1)])
-        if terminator != "]" {
-          name = name.replacingOccurrences(
-            of: String(repeating: terminator, count: 2), with: String(terminator))
+        // The name between the quotes, each doubled quote read as one.
+        var name = String.UnicodeScalarView()
+        var position = start + 1
+        while position < Swift.max(start + 1, index - 1) {
+          name.append(scalars[position])
+          let doubled = terminator != "]" && scalars[position] == terminator && position + 1 < index - 1
+          position += doubled ? 2 : 1
         }
-        kind = .identifier(name: name, quoted: true)
-      } else if (character == "x" || character == "X") && index + 1 < characters.count
-        && characters[index + 1] == "'"
-      {
+        kind = .identifier(name: String(name), quoted: true)
+      } else if (scalar == "x" || scalar == "X") && index + 1 < scalars.count && scalars[index + 1] == "'" {
         index = scan(upTo: "'", from: index + 1)
         kind = .literal
-      } else if character.isNumber
-        || (character == "." && index + 1 < characters.count && characters[index + 1].isNumber)
+      } else if isDigit(scalar) || (scalar == "." && index + 1 < scalars.count && isDigit(scalars[index + 1]))
       {
-        while index < characters.count
-          && (characters[index].isLetter || characters[index].isNumber || characters[index] == "."
-            || ((characters[index] == "+" || characters[index] == "-")
-              && (characters[index - 1] == "e" || characters[index - 1] == "E")))
+        while index < scalars.count
+          && (isNamePart(scalars[index]) || scalars[index] == "."
+            || ((scalars[index] == "+" || scalars[index] == "-")
+              && (scalars[index - 1] == "e" || scalars[index - 1] == "E")))
         {
           index += 1
         }
         kind = .literal
-      } else if character.isLetter || character == "_" || character == "$" {
-        while index < characters.count
-          && (characters[index].isLetter || characters[index].isNumber || characters[index] == "_"
-            || characters[index] == "$")
-        {
-          index += 1
-        }
-        kind = .identifier(name: String(characters[start..<index]), quoted: false)
+      } else if isNameStart(scalar) || scalar == "$" {
+        while index < scalars.count && isNamePart(scalars[index]) { index += 1 }
+        kind = .identifier(name: text(start..<index), quoted: false)
       } else {
         index += 1
         kind = .punctuation
       }
-      tokens.append(SQLToken(kind: kind, text: String(characters[start..<index])))
+      tokens.append(SQLToken(kind: kind, text: text(start..<index)))
     }
     return tokens
   }
