@@ -46,16 +46,20 @@ struct RecordRowDecoder: Decoder {
   /// The index of the column a key reads.
   func columnIndex(forKey key: some CodingKey) -> Int? {
     let name = key.stringValue
-    let resolve = { () -> Int? in
-      switch recordType.databaseColumnDecodingStrategy {
-      case .useDefaultKeys:
-        return row.index(forColumn: name)
-      case let strategy:
-        return row.columnNames.firstIndex { strategy.keyName(forColumn: $0) == name }
-      }
+    guard let columnCache else { return resolveColumnIndex(forKey: name) }
+    if let cached = columnCache.cachedIndex(forKey: name) { return cached }
+    let index = resolveColumnIndex(forKey: name)
+    columnCache.store(index, forKey: name)
+    return index
+  }
+
+  private func resolveColumnIndex(forKey name: String) -> Int? {
+    switch recordType.databaseColumnDecodingStrategy {
+    case .useDefaultKeys:
+      return row.index(forColumn: name)
+    case let strategy:
+      return row.columnNames.firstIndex { strategy.keyName(forColumn: $0) == name }
     }
-    if let columnCache { return columnCache.index(forKey: name, resolve: resolve) }
-    return resolve()
   }
 }
 
