@@ -111,11 +111,14 @@ final class SQLGenerationContext {
 extension String {
   /// The string as an SQL identifier, in double quotes: `"player"`, `"a""b"`.
   public var quotedDatabaseIdentifier: String {
-    "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    // Most identifiers hold no quote: skip Foundation's replacement.
+    if !utf8.contains(UInt8(ascii: "\"")) { return "\"" + self + "\"" }
+    return "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 
   /// The string as an SQL string literal, in single quotes: `'it''s'`.
   var quotedDatabaseLiteral: String {
-    "'" + replacingOccurrences(of: "'", with: "''") + "'"
+    if !utf8.contains(UInt8(ascii: "'")) { return "'" + self + "'" }
+    return "'" + replacingOccurrences(of: "'", with: "''") + "'"
   }
 }
