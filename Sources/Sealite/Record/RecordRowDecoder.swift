@@ -2,17 +2,25 @@ import Foundation
 
 /// The Decoder that builds a Decodable record from a row: each key reads the
 /// column of the same name (after the record's column strategy).
-struct RecordRowDecoder: Decoder {
+///
+/// A class: handed to `init(from:)` as `any Decoder` and copied into every
+/// keyed container, it then costs one reference instead of a boxed struct
+/// whose fields are all retained on each copy.
+final class RecordRowDecoder: Decoder {
   let row: Row
   let recordType: any FetchableRecord.Type
   let columnCache: ColumnLookupCache?
-  var codingPath: [any CodingKey] = []
+  let codingPath: [any CodingKey]
   var userInfo: [CodingUserInfoKey: Any] { recordType.databaseDecodingUserInfo }
 
-  init(row: Row, recordType: any FetchableRecord.Type, columnCache: ColumnLookupCache?) {
+  init(
+    row: Row, recordType: any FetchableRecord.Type, columnCache: ColumnLookupCache?,
+    codingPath: [any CodingKey] = []
+  ) {
     self.row = row
     self.recordType = recordType
     self.columnCache = columnCache
+    self.codingPath = codingPath
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -38,8 +46,8 @@ struct RecordRowDecoder: Decoder {
     if let record = T.self as? any FetchableRecord.Type {
       return try record.init(row: row) as! T
     }
-    var nested = RecordRowDecoder(row: row, recordType: recordType, columnCache: nil)
-    nested.codingPath = codingPath + [key]
+    let nested = RecordRowDecoder(
+      row: row, recordType: recordType, columnCache: nil, codingPath: codingPath + [key])
     return try T(from: nested)
   }
 
