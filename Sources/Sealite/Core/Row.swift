@@ -234,8 +234,18 @@ extension Row {
 
   /// The value at `index`, read straight from the statement.
   @_disfavoredOverload
+  @inlinable
   public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
-    Row.trap { try decode(Value.self, atIndex: index) }
+    // Inlinable so that the call site is specialized for `Value`: a live cursor
+    // row reads the column straight from the statement without any generic
+    // metadata; every other case (values, NULL, mismatch) takes the slow path.
+    if let sqliteStatement = _liveStatement(forNonNullColumnAt: index),
+      let value = Value(sqliteStatement: sqliteStatement, index: CInt(truncatingIfNeeded: index))
+    {
+      return value
+    }
+    if let dbValue = _copiedValue(at: index), let value = Value.fromDatabaseValue(dbValue) { return value }
+    return _decodeOrTrap(Value.self, atIndex: index)
   }
 
   /// The value of the leftmost column named `columnName`, or nil for NULL or a
@@ -254,9 +264,59 @@ extension Row {
 
   /// The value of the leftmost column named `columnName`, read straight from the statement.
   @_disfavoredOverload
+  @inlinable
   public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ columnName: String)
     -> Value
   {
+    let index = _index(forColumn: columnName)
+    if index >= 0, let sqliteStatement = _liveStatement(forNonNullColumnAt: index),
+      let value = Value(sqliteStatement: sqliteStatement, index: CInt(truncatingIfNeeded: index))
+    {
+      return value
+    }
+    if index >= 0, let dbValue = _copiedValue(at: index), let value = Value.fromDatabaseValue(dbValue) {
+      return value
+    }
+    return _decodeOrTrap(Value.self, forColumn: columnName)
+  }
+
+  /// The statement of a live cursor row, if `index` is in range and the column
+  /// is not NULL; nil otherwise (copied row, out of range, NULL).
+  @usableFromInline
+  func _liveStatement(forNonNullColumnAt index: Int) -> SQLiteStatement? {
+    guard case .statement(let statement) = storage, index >= 0, index < layout.names.count else { return nil }
+    let sqliteStatement = statement.sqliteStatement
+    guard sqlite3_column_type(sqliteStatement, CInt(index)) != SQLITE_NULL else { return nil }
+    return sqliteStatement
+  }
+
+  /// The value at `index` of a copied row, if `index` is in range; nil otherwise
+  /// (live cursor row, out of range).
+  @usableFromInline
+  func _copiedValue(at index: Int) -> DatabaseValue? {
+    guard case .values(let values) = storage, index >= 0, index < values.count else { return nil }
+    return values[index]
+  }
+
+  /// The index of the leftmost column named `columnName`, or -1.
+  @usableFromInline
+  func _index(forColumn columnName: String) -> Int {
+    layout.index(of: columnName) ?? -1
+  }
+
+  @usableFromInline
+  @inline(never)
+  func _decodeOrTrap<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+    _ type: Value.Type, atIndex index: Int
+  ) -> Value {
+    Row.trap { try decode(Value.self, atIndex: index) }
+  }
+
+  @usableFromInline
+  @inline(never)
+  func _decodeOrTrap<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+    _ type: Value.Type, forColumn columnName: String
+  ) -> Value {
     Row.trap { try decode(Value.self, forColumn: columnName) }
   }
 

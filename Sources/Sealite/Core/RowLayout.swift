@@ -13,10 +13,26 @@ final class RowLayout: Sendable {
       indexes[name.lowercased()] = index
     }
     self.indexes = indexes
+    isCanonical = names.indices.map { indexes[names[$0].lowercased()] == $0 }
   }
+
+  /// Layouts of at most this many columns look names up with a linear scan first.
+  static let scanLimit = 16
+  /// Whether each column is the leftmost of its case-insensitive name.
+  private let isCanonical: [Bool]
 
   @inline(__always)
   func index(of name: String) -> Int? {
+    // Most lookups spell the name exactly as the statement does: a scan with
+    // String equality (a couple of word compares for short names) beats
+    // hashing. Only a column that is the leftmost of its case-insensitive name
+    // may answer, so that `["ID", "id"]` still resolves "id" to 0.
+    if names.count <= RowLayout.scanLimit {
+      for index in names.indices where names[index] == name {
+        if isCanonical[index] { return index }
+        break
+      }
+    }
     if let index = indexes[name] { return index }
     return indexes[name.lowercased()]
   }

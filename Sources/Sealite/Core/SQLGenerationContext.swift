@@ -120,6 +120,8 @@ extension String {
   /// followed by a combining mark is a single Character, which Character-based
   /// replacement would leave alone, ending the quoted text early.
   private func quoted(by quote: Unicode.Scalar) -> String {
+    // Most strings hold no quote at all.
+    if !utf8.contains(UInt8(quote.value)) { return String(quote) + self + String(quote) }
     var result = String.UnicodeScalarView()
     result.append(quote)
     for scalar in unicodeScalars {

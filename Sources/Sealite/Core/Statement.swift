@@ -97,6 +97,21 @@ public final class Statement {
 
   /// Binds `arguments` after checking that they fit the statement's parameters.
   public func setArguments(_ arguments: StatementArguments) throws {
+    // The common case: one positional value per parameter, nothing to check
+    // beyond the count, every parameter bound (no need to clear bindings).
+    if arguments.namedValues.isEmpty, arguments.conversionFailure == nil,
+      arguments.values.count == parameterNames.count
+    {
+      sqlite3_reset(sqliteStatement)
+      var index: CInt = 1
+      for value in arguments.values {
+        let code = Statement.bind(value, at: index, in: sqliteStatement)
+        if code != SQLITE_OK { throw makeError(code: code) }
+        index += 1
+      }
+      self.arguments = arguments
+      return
+    }
     var consumer = ArgumentConsumer(arguments)
     let values = try consumer.values(for: self)
     try consumer.checkFullyConsumed(statement: self)

@@ -25,6 +25,7 @@ public struct StatementArguments: Hashable, Sendable {
   /// Creates positional arguments.
   public init<S: Sequence>(_ sequence: S) where S.Element == (any DatabaseValueConvertible)? {
     self.init()
+    values.reserveCapacity(sequence.underestimatedCount)
     for value in sequence { values.append(convert(value)) }
   }
 
@@ -50,6 +51,11 @@ public struct StatementArguments: Hashable, Sendable {
 
   private mutating func convert(_ value: (any DatabaseValueConvertible)?) -> DatabaseValue {
     guard let value else { return .null }
+    let dbValue = value.databaseValue
+    // Only an integer beyond Int64's range (a UInt or UInt64, maybe wrapped in
+    // optionals) converts to a REAL that its checked conversion rejects: skip
+    // the dynamic cast, and its conformance lookup, for every other value.
+    guard case .double = dbValue.storage, type(of: value) != Double.self else { return dbValue }
     if let checked = value as? any CheckedDatabaseValueConvertible {
       do {
         return try checked.checkedDatabaseValue()
@@ -59,7 +65,7 @@ public struct StatementArguments: Hashable, Sendable {
         conversionFailure = conversionFailure ?? "\(error)"
       }
     }
-    return value.databaseValue
+    return dbValue
   }
 
   /// Appends the positional values and merges the named values of `other`;

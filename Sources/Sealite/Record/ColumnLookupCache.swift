@@ -18,27 +18,32 @@ final class ColumnLookupCache {
     position = 0
   }
 
+  /// The index remembered for `key` (`.some(nil)` for a key that reads no
+  /// column), or nil if the key must be resolved and then ``store(_:forKey:)``d.
   @inline(__always)
-  func index(forKey key: String, resolve: () -> Int?) -> Int? {
+  func cachedIndex(forKey key: String) -> Int?? {
     if isOrdered {
-      if isRecording {
-        let index = resolve()
-        keys.append(key)
-        indexes.append(index)
-        position += 1
-        return index
-      }
+      if isRecording { return nil }
       if position < keys.count && keys[position] == key {
         defer { position += 1 }
-        return indexes[position]
+        return .some(indexes[position])
       }
       // Another order than the first row's: switch to the dictionary.
       isOrdered = false
       for (key, index) in zip(keys, indexes) { dictionary[key] = index }
     }
-    if let index = dictionary[key] { return index }
-    let index = resolve()
-    dictionary[key] = index
-    return index
+    return dictionary[key]
+  }
+
+  /// Remembers the index of a key that ``cachedIndex(forKey:)`` did not know.
+  @inline(__always)
+  func store(_ index: Int?, forKey key: String) {
+    if isOrdered {
+      keys.append(key)
+      indexes.append(index)
+      position += 1
+    } else {
+      dictionary[key] = index
+    }
   }
 }

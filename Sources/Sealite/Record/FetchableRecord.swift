@@ -75,7 +75,7 @@ public final class RecordCursor<Record: FetchableRecord>: Cursor {
 
   private static func decoder() -> (Row, ColumnLookupCache) throws -> Record {
     if let decodable = Record.self as? any (FetchableRecord & Decodable).Type {
-      return { row, cache in try decodable.makeDecoded(row: row, columnCache: cache) as! Record }
+      return decodable.makeDecoder(as: Record.self)
     }
     return { row, _ in try Record(row: row) }
   }
@@ -88,8 +88,11 @@ public final class RecordCursor<Record: FetchableRecord>: Cursor {
 }
 
 extension FetchableRecord where Self: Decodable {
-  static func makeDecoded(row: Row, columnCache: ColumnLookupCache) throws -> Self {
-    try Self(row: row, columnCache: columnCache)
+  /// A closure that decodes `Record` (which is `Self`): the existential is
+  /// opened once per cursor, and each row is decoded without boxing the record
+  /// in an existential (the cast is between identical types).
+  static func makeDecoder<Record>(as recordType: Record.Type) -> (Row, ColumnLookupCache) throws -> Record {
+    { row, cache in try Self(row: row, columnCache: cache) as! Record }
   }
 }
 

@@ -49,6 +49,10 @@ public struct PersistenceContainer: Sendable {
   }
 
   private mutating func convert(_ value: any DatabaseValueConvertible) -> DatabaseValue {
+    let dbValue = value.databaseValue
+    // Only an integer beyond Int64's range converts to a REAL that its checked
+    // conversion rejects: skip the dynamic cast for every other value.
+    guard case .double = dbValue.storage, type(of: value) != Double.self else { return dbValue }
     if let checked = value as? any CheckedDatabaseValueConvertible {
       do {
         return try checked.checkedDatabaseValue()
@@ -56,18 +60,42 @@ public struct PersistenceContainer: Sendable {
         conversionFailure = conversionFailure ?? "\((error as? DatabaseError)?.message ?? "\(error)")"
       }
     }
-    return value.databaseValue
+    return dbValue
   }
 
   @inline(__always)
   func index(of column: String) -> Int? {
     if let index = columns.firstIndex(of: column) { return index }
-    let lowercased = column.lowercased()
-    return columns.firstIndex { $0.lowercased() == lowercased }
+    return columns.firstIndex { caseInsensitiveEquals($0, column) }
   }
 
   /// The values as a dictionary keyed by column.
   var dictionary: [String: DatabaseValue] {
     Dictionary(zip(columns, values), uniquingKeysWith: { _, last in last })
+  }
+}
+
+/// `a.lowercased() == b.lowercased()`, without allocating for ASCII names.
+@inline(__always)
+func caseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
+  var lhs = a.utf8.makeIterator()
+  var rhs = b.utf8.makeIterator()
+  while true {
+    switch (lhs.next(), rhs.next()) {
+    case (nil, nil):
+      return true
+    case let (x?, y?) where x < 0x80 && y < 0x80:
+      if x == y { continue }
+      // ASCII letters differ in case by bit 0x20 only.
+      let lowerX = x | 0x20
+      guard lowerX == y | 0x20, lowerX >= 0x61, lowerX <= 0x7A else { return false }
+    case (nil, let y?) where y < 0x80:
+      return false
+    case (let x?, nil) where x < 0x80:
+      return false
+    default:
+      // Non-ASCII: Unicode case mapping.
+      return a.lowercased() == b.lowercased()
+    }
   }
 }

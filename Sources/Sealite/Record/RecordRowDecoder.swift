@@ -2,17 +2,25 @@ import Foundation
 
 /// The Decoder that builds a Decodable record from a row: each key reads the
 /// column of the same name (after the record's column strategy).
-struct RecordRowDecoder: Decoder {
+///
+/// A class: handed to `init(from:)` as `any Decoder` and copied into every
+/// keyed container, it then costs one reference instead of a boxed struct
+/// whose fields are all retained on each copy.
+final class RecordRowDecoder: Decoder {
   let row: Row
   let recordType: any FetchableRecord.Type
   let columnCache: ColumnLookupCache?
-  var codingPath: [any CodingKey] = []
+  let codingPath: [any CodingKey]
   var userInfo: [CodingUserInfoKey: Any] { recordType.databaseDecodingUserInfo }
 
-  init(row: Row, recordType: any FetchableRecord.Type, columnCache: ColumnLookupCache?) {
+  init(
+    row: Row, recordType: any FetchableRecord.Type, columnCache: ColumnLookupCache?,
+    codingPath: [any CodingKey] = []
+  ) {
     self.row = row
     self.recordType = recordType
     self.columnCache = columnCache
+    self.codingPath = codingPath
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -38,24 +46,28 @@ struct RecordRowDecoder: Decoder {
     if let record = T.self as? any FetchableRecord.Type {
       return try record.init(row: row) as! T
     }
-    var nested = RecordRowDecoder(row: row, recordType: recordType, columnCache: nil)
-    nested.codingPath = codingPath + [key]
+    let nested = RecordRowDecoder(
+      row: row, recordType: recordType, columnCache: nil, codingPath: codingPath + [key])
     return try T(from: nested)
   }
 
   /// The index of the column a key reads.
   func columnIndex(forKey key: some CodingKey) -> Int? {
     let name = key.stringValue
-    let resolve = { () -> Int? in
-      switch recordType.databaseColumnDecodingStrategy {
-      case .useDefaultKeys:
-        return row.index(forColumn: name)
-      case let strategy:
-        return row.columnNames.firstIndex { strategy.keyName(forColumn: $0) == name }
-      }
+    guard let columnCache else { return resolveColumnIndex(forKey: name) }
+    if let cached = columnCache.cachedIndex(forKey: name) { return cached }
+    let index = resolveColumnIndex(forKey: name)
+    columnCache.store(index, forKey: name)
+    return index
+  }
+
+  private func resolveColumnIndex(forKey name: String) -> Int? {
+    switch recordType.databaseColumnDecodingStrategy {
+    case .useDefaultKeys:
+      return row.index(forColumn: name)
+    case let strategy:
+      return row.columnNames.firstIndex { strategy.keyName(forColumn: $0) == name }
     }
-    if let columnCache { return columnCache.index(forKey: name, resolve: resolve) }
-    return resolve()
   }
 }
 
