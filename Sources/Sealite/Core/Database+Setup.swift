@@ -8,6 +8,14 @@ extension Database {
   func setUp() throws {
     try withAccess { db in
       try db.applyBusyMode()
+      if db.isReadOnlyConnection, case .immediateError = configuration.busyMode {
+        // A reader's first read may meet a lock that another connection holds
+        // for a moment (WAL-index recovery while a pool's readers open
+        // together): wait a little rather than fail. Its reads afterwards follow
+        // the configured busy mode.
+        sqlite3_busy_timeout(try db.connection, 5000)
+      }
+      defer { try? db.applyBusyMode() }
       if let key = configuration.rekeyedKey ?? configuration.key {
         try db.use(key: key)
       }
