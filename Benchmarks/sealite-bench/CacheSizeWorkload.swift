@@ -45,7 +45,7 @@ enum CacheSizeWorkload {
         sealite: side("encrypted", encrypted, scan: true, ids))
       rows.append(
         .comparison(
-          "cache-size", "full scan, cache_size \(size) KiB (plaintext | encrypted)", scan,
+          "cache-size", "full scan, cache_size \(size) KiB (plaintext vs encrypted)", scan,
           baseline: "plaintext file", note: "both sides are the C API; the ratio is the cost of encryption"))
       let lookups = try compare(
         "lookups, cache \(size) KiB", rounds: context.rounds,
@@ -53,7 +53,7 @@ enum CacheSizeWorkload {
         sealite: side("encrypted", encrypted, scan: false, ids))
       rows.append(
         .comparison(
-          "cache-size", "\(ids.count) lookups, cache_size \(size) KiB (plaintext | encrypted)", lookups,
+          "cache-size", "\(ids.count) lookups, cache_size \(size) KiB (plaintext vs encrypted)", lookups,
           baseline: "plaintext file", note: "both sides are the C API; the ratio is the cost of encryption"))
     }
     return rows
