@@ -91,28 +91,55 @@ test-legacy: setup
 SANITIZER ?= address thread
 SANITIZE_SCRATCH ?= .build/sanitize
 SANITIZE_ARGS ?=
-# Reports go to standard error and fail the run. LeakSanitizer stays on. TSan's
-# second_deadlock_stack gives both stacks of a lock-order report.
+# Tests that can not run under a sanitizer, as a --skip regular expression:
+# - ValueObservationTests/debounce measures how a 50 ms debounce thins out a burst of
+#   2,000 commits; with a sanitizer's slowdown the commits are no longer a burst.
+# - CursorTests/constantMemory measures the memory a cursor holds against fetchAll's;
+#   AddressSanitizer keeps freed memory in quarantine and ThreadSanitizer shadows it.
+SANITIZE_SKIP ?= ValueObservationTests/debounce|CursorTests/constantMemory
+# Reports go to standard error and fail the run.
 SANITIZE_ASAN_OPTIONS ?= detect_stack_use_after_return=1:strict_string_checks=1:check_initialization_order=1
-SANITIZE_TSAN_OPTIONS ?= second_deadlock_stack=1:history_size=4
+SANITIZE_TSAN_OPTIONS ?= second_deadlock_stack=1
+
+# LeakSanitizer reports that are not Sealite's, each with its reason. Written to
+# the scratch path; LSAN_OPTIONS names it for the tests and the programs they spawn.
+define LSAN_SUPPRESSIONS
+# XCTest's own objects, at the end of swift test's (empty) XCTest pass.
+leak:libXCTest.so
+# swift-foundation (Swift 6.3) leaks a 4 KiB buffer each time it reads an empty
+# file (FileManager.contents(atPath:), Data(contentsOf:)), which tests do.
+leak:readBytesFromFile
+# Objects that lazily initialized globals keep for the life of the process: Swift
+# stores some of their references with enum tag bits LeakSanitizer does not see.
+leak:swift::threading_impl::once_slow
+# Swift's weak-reference side tables (Foundation.Process keeps weak references):
+# an object refers to its side table through encoded reference-count bits.
+leak:formWeakReference
+endef
+export LSAN_SUPPRESSIONS
 
 sanitize: setup
 	@:
 	$(PRIMARY_LEG_ENV)
-	export ASAN_OPTIONS="$(SANITIZE_ASAN_OPTIONS)$${ASAN_OPTIONS:+:$$ASAN_OPTIONS}"
-	export TSAN_OPTIONS="$(SANITIZE_TSAN_OPTIONS)$${TSAN_OPTIONS:+:$$TSAN_OPTIONS}"
 	for sanitizer in $(SANITIZER); do
 	  case "$$sanitizer" in
 	    address|thread) ;;
 	    *) echo "sanitize: SANITIZER takes address and/or thread, not $$sanitizer" >&2; exit 2 ;;
 	  esac
 	done
+	export ASAN_OPTIONS="$(SANITIZE_ASAN_OPTIONS)$${ASAN_OPTIONS:+:$$ASAN_OPTIONS}"
+	export TSAN_OPTIONS="$(SANITIZE_TSAN_OPTIONS)$${TSAN_OPTIONS:+:$$TSAN_OPTIONS}"
+	lsan_options="$${LSAN_OPTIONS:-}"
 	for sanitizer in $(SANITIZER); do
 	  scratch="$(SANITIZE_SCRATCH)-$$sanitizer"
 	  echo "+ $(SWIFT) build --build-tests --sanitize=$$sanitizer --scratch-path $$scratch"
 	  $(SWIFT) build --build-tests --sanitize="$$sanitizer" --scratch-path "$$scratch"
-	  echo "+ scripts/with-keyring $(SWIFT) test --skip-build --sanitize=$$sanitizer --scratch-path $$scratch $(SANITIZE_ARGS)"
-	  scripts/with-keyring $(SWIFT) test --skip-build --sanitize="$$sanitizer" --scratch-path "$$scratch" $(SANITIZE_ARGS)
+	  printf '%s\n' "$$LSAN_SUPPRESSIONS" >"$$scratch/lsan-suppressions.txt"
+	  export LSAN_OPTIONS="suppressions=$$PWD/$$scratch/lsan-suppressions.txt$${lsan_options:+:$$lsan_options}"
+	  skip=(); [ -z "$(SANITIZE_SKIP)" ] || skip=(--skip "$(SANITIZE_SKIP)")
+	  echo "+ scripts/with-keyring $(SWIFT) test --skip-build --sanitize=$$sanitizer --scratch-path $$scratch $${skip[*]} $(SANITIZE_ARGS)"
+	  scripts/with-keyring $(SWIFT) test --skip-build --sanitize="$$sanitizer" --scratch-path "$$scratch" \
+	    "$${skip[@]}" $(SANITIZE_ARGS)
 	done
 
 demo: setup

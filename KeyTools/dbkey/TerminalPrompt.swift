@@ -34,11 +34,20 @@ enum TerminalPrompt {
 /// The state a signal handler needs to give the terminal its echo back: a C
 /// handler can capture nothing, so it lives in globals, set only while echo is off.
 nonisolated(unsafe) private var echoTerminal: Int32 = -1
-nonisolated(unsafe) private var echoSettings = termios()
+/// The settings to restore, in memory allocated for a `termios`: Swift 6.3 emits a
+/// statically initialized global of an imported C struct without the struct's
+/// inner padding (57 bytes for `termios`'s 60), so storing a `termios` into a
+/// global wrote 3 bytes past its end (AddressSanitizer: global-buffer-overflow).
+/// Allocated at the first prompt, before any signal handler can read it.
+nonisolated(unsafe) private let echoSettings: UnsafeMutablePointer<termios> = {
+  let settings = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+  settings.initialize(to: termios())
+  return settings
+}()
 
 /// Restores the terminal settings, then dies of the signal as it would have.
 private func restoreEchoAndReraise(_ signal: Int32) {
-  if echoTerminal >= 0 { tcsetattr(echoTerminal, TCSANOW, &echoSettings) }
+  if echoTerminal >= 0 { tcsetattr(echoTerminal, TCSANOW, echoSettings) }
   Glibc.signal(signal, SIG_DFL)
   raise(signal)
 }
@@ -76,7 +85,7 @@ private struct Terminal {
     var quiet = saved
     quiet.c_lflag &= ~tcflag_t(ECHO)
     quiet.c_lflag |= tcflag_t(ECHONL | ICANON)
-    echoSettings = saved
+    echoSettings.pointee = saved
     echoTerminal = input
     let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
     for signal in signals { Glibc.signal(signal, restoreEchoAndReraise) }
