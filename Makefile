@@ -101,7 +101,9 @@ SANITIZE_SKIP ?= ValueObservationTests/debounce|CursorTests/constantMemory
 # calls over windows of their monitors' 60 s idle interval; in a sanitized parallel
 # run a test may resume more than 60 s after it started, and the idle call counts too.
 SANITIZE_ALONE ?= FileChangeMonitorTests
-# Reports go to standard error and fail the run.
+# Reports are written to files under the scratch path (log_path), one per process,
+# so that a report from a program a test spawned (whose standard error the test
+# reads) is not lost either: any report file fails the run, after printing it.
 SANITIZE_ASAN_OPTIONS ?= detect_stack_use_after_return=1:strict_string_checks=1:check_initialization_order=1
 SANITIZE_TSAN_OPTIONS ?= second_deadlock_stack=1
 
@@ -144,7 +146,7 @@ sanitize: setup
 	    *) echo "sanitize: SANITIZER takes address and/or thread, not $$sanitizer" >&2; exit 2 ;;
 	  esac
 	done
-	export ASAN_OPTIONS="$(SANITIZE_ASAN_OPTIONS)$${ASAN_OPTIONS:+:$$ASAN_OPTIONS}"
+	asan_options="$(SANITIZE_ASAN_OPTIONS)$${ASAN_OPTIONS:+:$$ASAN_OPTIONS}"
 	tsan_options="$(SANITIZE_TSAN_OPTIONS)$${TSAN_OPTIONS:+:$$TSAN_OPTIONS}"
 	lsan_options="$${LSAN_OPTIONS:-}"
 	for sanitizer in $(SANITIZER); do
@@ -154,7 +156,10 @@ sanitize: setup
 	  printf '%s\n' "$$LSAN_SUPPRESSIONS" >"$$scratch/lsan-suppressions.txt"
 	  printf '%s\n' "$$TSAN_SUPPRESSIONS" >"$$scratch/tsan-suppressions.txt"
 	  export LSAN_OPTIONS="suppressions=$$PWD/$$scratch/lsan-suppressions.txt$${lsan_options:+:$$lsan_options}"
-	  export TSAN_OPTIONS="suppressions=$$PWD/$$scratch/tsan-suppressions.txt:$$tsan_options"
+	  reports="$$PWD/$$scratch/reports"
+	  rm -rf "$$reports" && mkdir -p "$$reports"
+	  export ASAN_OPTIONS="log_path=$$reports/asan:$$asan_options"
+	  export TSAN_OPTIONS="log_path=$$reports/tsan:suppressions=$$PWD/$$scratch/tsan-suppressions.txt:$$tsan_options"
 	  args=(--skip-build --sanitize="$$sanitizer" --scratch-path "$$scratch")
 	  skip="$(SANITIZE_SKIP)"
 	  alone="$(SANITIZE_ALONE)"
@@ -168,6 +173,11 @@ sanitize: setup
 	    echo "+ scripts/with-keyring $(SWIFT) test $${args[*]} $${extra[*]}"
 	    scripts/with-keyring $(SWIFT) test "$${args[@]}" "$${extra[@]}" || failed=1
 	  fi
+	  for report in "$$reports"/*; do
+	    [ -e "$$report" ] || continue
+	    echo "sanitize: $$sanitizer report in $$report:" >&2; cat "$$report" >&2; failed=1
+	  done
+	  echo "sanitize: $$sanitizer: $$(ls "$$reports" | wc -l) report files"
 	done
 	exit "$${failed:-0}"
 

@@ -1,17 +1,36 @@
-import Synchronization
+import Foundation
 
-/// A value behind a mutex, in a class so that closures can share it
-/// (`Mutex` itself can not be captured).
-final class Locked<Value: Sendable>: Sendable {
-  private let mutex: Mutex<Value>
+/// A value behind a mutex, in a class so that closures can share it.
+///
+/// A `pthread_mutex_t`, not `Synchronization.Mutex`: ThreadSanitizer intercepts
+/// pthread mutexes, so `make sanitize SANITIZER=thread` sees the order of every
+/// critical section. `Mutex` on Linux hands a contended lock over through a futex
+/// inside the uninstrumented Synchronization library, and ThreadSanitizer then
+/// reports two critical sections of the same lock as a race.
+final class Locked<Value>: @unchecked Sendable {
+  // @unchecked Sendable: `value` is only read and written with `mutex` held.
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  private var storage: Value
 
   init(_ value: Value) {
-    mutex = Mutex(value)
+    storage = value
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
   }
 
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  /// Runs `body` with the lock held, on the value.
   func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-    try mutex.withLock { value in try body(&value) }
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body(&storage)
   }
 
-  var value: Value { mutex.withLock { $0 } }
+  /// A copy of the value, read with the lock held.
+  var value: Value { withLock { $0 } }
 }

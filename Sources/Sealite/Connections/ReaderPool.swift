@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The reader connections of a ``DatabasePool``: at most `maximumCount` exist,
 /// each lent to one read at a time. Connections are opened on demand and kept
@@ -13,7 +12,7 @@ final class ReaderPool: Sendable {
   }
 
   private let capacity: DispatchSemaphore
-  private let state = Mutex(State())
+  private let state = Locked(State())
   private let makeReader: @Sendable (Int) throws -> SerializedDatabase
 
   init(maximumCount: Int, makeReader: @escaping @Sendable (Int) throws -> SerializedDatabase) {

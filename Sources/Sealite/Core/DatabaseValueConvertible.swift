@@ -27,6 +27,22 @@ public protocol StatementColumnConvertible {
   /// Reads the value at `index` of the current row of `sqliteStatement`, which
   /// is known not to be NULL. Returns nil when the column can not be converted.
   init?(sqliteStatement: SQLiteStatement, index: CInt)
+
+  /// Reads the value at `index` of the current row of `sqliteStatement`, which
+  /// may be NULL; nil for NULL or a column that can not be converted.
+  ///
+  /// The default implementation checks for NULL, then calls
+  /// ``init(sqliteStatement:index:)``. The standard types, whose initializers
+  /// already check the column type, read with a single type check.
+  static func _fromLiveColumn(_ sqliteStatement: SQLiteStatement, _ index: CInt) -> Self?
+}
+
+extension StatementColumnConvertible {
+  @inlinable
+  public static func _fromLiveColumn(_ sqliteStatement: SQLiteStatement, _ index: CInt) -> Self? {
+    guard sqlite3_column_type(sqliteStatement, index) != SQLITE_NULL else { return nil }
+    return Self(sqliteStatement: sqliteStatement, index: index)
+  }
 }
 
 extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: DatabaseValueConvertible {
@@ -59,30 +75,39 @@ extension Optional: CheckedDatabaseValueConvertible where Wrapped: CheckedDataba
   }
 }
 
+// Columns are read through `sqlite3_column_value`: one lookup of the column,
+// then the value's type and payload, where `sqlite3_column_type` followed by
+// `sqlite3_column_int64` looks the column up twice. The value is "unprotected"
+// in SQLite's terms, which makes no difference on Sealite's connections: they
+// are opened with SQLITE_OPEN_NOMUTEX (no connection mutex to hold) and used by
+// one thread at a time.
+
 /// Reads a column of the current row as a ``DatabaseValue``.
 @inline(__always)
 func readDatabaseValue(_ statement: SQLiteStatement, _ index: CInt) -> DatabaseValue {
-  switch sqlite3_column_type(statement, index) {
-  case SQLITE_NULL:
-    return .null
-  case SQLITE_INTEGER:
-    return DatabaseValue(storage: .int64(sqlite3_column_int64(statement, index)))
-  case SQLITE_FLOAT:
-    return DatabaseValue(storage: .double(sqlite3_column_double(statement, index)))
-  case SQLITE_TEXT:
-    return DatabaseValue(storage: .string(readText(statement, index)))
-  default:
-    let count = Int(sqlite3_column_bytes(statement, index))
-    guard count > 0, let bytes = sqlite3_column_blob(statement, index) else {
-      return DatabaseValue(storage: .blob(Data()))
-    }
-    return DatabaseValue(storage: .blob(Data(bytes: bytes, count: count)))
+  let column = sqlite3_column_value(statement, index)
+  switch sqlite3_value_type(column) {
+  case SQLITE_NULL: return .null
+  case SQLITE_INTEGER: return DatabaseValue(storage: .int64(sqlite3_value_int64(column)))
+  case SQLITE_FLOAT: return DatabaseValue(storage: .double(sqlite3_value_double(column)))
+  case SQLITE_TEXT: return DatabaseValue(storage: .string(readText(column)))
+  default: return DatabaseValue(storage: .blob(readBlob(column)))
   }
 }
 
+/// The text of a column value (from `sqlite3_column_value`).
+@inlinable
 @inline(__always)
-func readText(_ statement: SQLiteStatement, _ index: CInt) -> String {
-  guard let text = sqlite3_column_text(statement, index) else { return "" }
-  let count = Int(sqlite3_column_bytes(statement, index))
+func readText(_ column: OpaquePointer?) -> String {
+  guard let text = sqlite3_value_text(column) else { return "" }
+  let count = Int(sqlite3_value_bytes(column))
   return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+}
+
+/// The bytes of a column value (from `sqlite3_column_value`).
+@inline(__always)
+func readBlob(_ column: OpaquePointer?) -> Data {
+  guard let bytes = sqlite3_value_blob(column) else { return Data() }
+  let count = Int(sqlite3_value_bytes(column))
+  return count > 0 ? Data(bytes: bytes, count: count) : Data()
 }

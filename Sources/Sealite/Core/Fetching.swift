@@ -14,7 +14,8 @@ extension Row {
   public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Row] {
     let cursor = try RowCursor(statement: statement, arguments: arguments)
     var rows: [Row] = []
-    while let row = try cursor.next() { rows.append(row.copy()) }
+    var copier = RowCopier()
+    while let row = try cursor.next() { rows.append(copier.copy(row)) }
     return rows
   }
 
@@ -28,7 +29,8 @@ extension Row {
   {
     let cursor = try RowCursor(statement: statement, arguments: arguments)
     var rows: Set<Row> = []
-    while let row = try cursor.next() { rows.insert(row.copy()) }
+    var copier = RowCopier()
+    while let row = try cursor.next() { rows.insert(copier.copy(row)) }
     return rows
   }
 

@@ -18,29 +18,47 @@ import CSQLCipher
 // closure) is immutable. A statement-backed row reads a live statement; cursors
 // never let it escape their closure, and `copy()` is the documented way out.
 public final class Row: @unchecked Sendable {
-  enum Storage {
-    case statement(Statement)
-    case values(ContiguousArray<DatabaseValue>)
-  }
-
-  let layout: RowLayout
-  let storage: Storage
-  /// What keeps the statement on the current row while this row lives (the
-  /// cursor's stepper).
-  private let keepAlive: AnyObject?
+  @usableFromInline let layout: RowLayout
+  /// The statement a live cursor row reads; nil for a copied row.
+  let statement: Statement?
+  // The storage is spread over plain stored properties, not an enum, so that the
+  // inlinable subscripts read a column with a couple of loads: no switch, and no
+  // retain of the statement or of the values on each access.
+  /// The SQLite statement a live cursor row reads; nil for a copied row.
+  @usableFromInline let _sqliteStatement: SQLiteStatement?
+  /// The values of a copied row, in a ``RowValueBuffer`` that `owner` keeps
+  /// alive; nil for a live cursor row.
+  @usableFromInline let _values: UnsafePointer<DatabaseValue>?
+  /// The number of columns.
+  @usableFromInline let _count: Int
+  /// What keeps the row's data alive: the cursor's stepper, which keeps the
+  /// statement on the current row, or the buffer of a copied row's values.
+  private let owner: AnyObject?
   /// Rows of included associations, when the row comes from such a request.
   var extras: RowExtras?
 
   init(statement: Statement, keepAlive: AnyObject? = nil) {
     layout = statement.layout
-    storage = .statement(statement)
-    self.keepAlive = keepAlive
+    self.statement = statement
+    _sqliteStatement = statement.sqliteStatement
+    _values = nil
+    _count = statement.layout.names.count
+    owner = keepAlive
   }
 
-  init(layout: RowLayout, values: ContiguousArray<DatabaseValue>) {
+  init(layout: RowLayout, values: UnsafePointer<DatabaseValue>, count: Int, owner: RowValueBuffer) {
     self.layout = layout
-    storage = .values(values)
-    keepAlive = nil
+    statement = nil
+    _sqliteStatement = nil
+    _values = values
+    _count = count
+    self.owner = owner
+  }
+
+  convenience init(layout: RowLayout, values: ContiguousArray<DatabaseValue>) {
+    let buffer = RowValueBuffer(capacity: values.count)
+    for value in values { buffer.append(value) }
+    self.init(layout: layout, values: buffer.base, count: values.count, owner: buffer)
   }
 
   /// Creates an empty row.
@@ -57,7 +75,7 @@ public final class Row: @unchecked Sendable {
   }
 
   /// The number of columns.
-  public var count: Int { layout.names.count }
+  public var count: Int { _count }
 
   /// The column names, in order.
   public var columnNames: [String] { layout.names }
@@ -76,37 +94,25 @@ public final class Row: @unchecked Sendable {
 
   /// An immutable copy of the row, safe to keep after a cursor moved on.
   public func copy() -> Row {
-    switch storage {
-    case .values: return self
-    case .statement(let statement):
-      var values = ContiguousArray<DatabaseValue>()
-      values.reserveCapacity(count)
-      for index in 0..<CInt(count) { values.append(readDatabaseValue(statement.sqliteStatement, index)) }
-      return Row(layout: layout, values: values)
-    }
+    var copier = RowCopier(valuesPerBuffer: 0)
+    return copier.copy(self)
   }
 
   @inline(__always)
   func databaseValue(atUncheckedIndex index: Int) -> DatabaseValue {
-    switch storage {
-    case .values(let values): return values[index]
-    case .statement(let statement): return readDatabaseValue(statement.sqliteStatement, CInt(index))
-    }
+    if let sqliteStatement = _sqliteStatement { return readDatabaseValue(sqliteStatement, CInt(index)) }
+    return _values.unsafelyUnwrapped[index]
   }
 
   @inline(__always)
   func isNull(atUncheckedIndex index: Int) -> Bool {
-    switch storage {
-    case .values(let values): return values[index].isNull
-    case .statement(let statement):
-      return sqlite3_column_type(statement.sqliteStatement, CInt(index)) == SQLITE_NULL
+    if let sqliteStatement = _sqliteStatement {
+      return sqlite3_column_type(sqliteStatement, CInt(index)) == SQLITE_NULL
     }
+    return _values.unsafelyUnwrapped[index].isNull
   }
 
-  var statementSQL: String? {
-    if case .statement(let statement) = storage { return statement.sql }
-    return nil
-  }
+  var statementSQL: String? { statement?.sql }
 
   func checkedIndex(_ index: Int) throws -> Int {
     guard index >= 0, index < count else {
@@ -152,16 +158,10 @@ extension Row {
     _ type: Value.Type = Value.self, atIndex index: Int
   ) throws -> Value {
     let index = try checkedIndex(index)
-    switch storage {
-    case .statement(let statement):
-      let sqliteStatement = statement.sqliteStatement
-      if sqlite3_column_type(sqliteStatement, CInt(index)) != SQLITE_NULL,
-        let value = Value(sqliteStatement: sqliteStatement, index: CInt(index))
-      {
-        return value
-      }
-    case .values(let values):
-      if let value = Value.fromDatabaseValue(values[index]) { return value }
+    if let sqliteStatement = _sqliteStatement {
+      if let value = Value._fromLiveColumn(sqliteStatement, CInt(truncatingIfNeeded: index)) { return value }
+    } else if let value = Value.fromDatabaseValue(_values.unsafelyUnwrapped[index]) {
+      return value
     }
     throw mismatch(Value.self, atIndex: index)
   }
@@ -237,14 +237,10 @@ extension Row {
   @inlinable
   public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
     // Inlinable so that the call site is specialized for `Value`: a live cursor
-    // row reads the column straight from the statement without any generic
-    // metadata; every other case (values, NULL, mismatch) takes the slow path.
-    if let sqliteStatement = _liveStatement(forNonNullColumnAt: index),
-      let value = Value(sqliteStatement: sqliteStatement, index: CInt(truncatingIfNeeded: index))
-    {
-      return value
-    }
-    if let dbValue = _copiedValue(at: index), let value = Value.fromDatabaseValue(dbValue) { return value }
+    // row reads the column straight from the statement, a copied row reads its
+    // stored value, without any generic metadata; every other case (NULL,
+    // mismatch, out of range) takes the slow path, which stops the program.
+    if let value = _fastValue(Value.self, at: index) { return value }
     return _decodeOrTrap(Value.self, atIndex: index)
   }
 
@@ -268,40 +264,24 @@ extension Row {
   public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ columnName: String)
     -> Value
   {
-    let index = _index(forColumn: columnName)
-    if index >= 0, let sqliteStatement = _liveStatement(forNonNullColumnAt: index),
-      let value = Value(sqliteStatement: sqliteStatement, index: CInt(truncatingIfNeeded: index))
-    {
-      return value
-    }
-    if index >= 0, let dbValue = _copiedValue(at: index), let value = Value.fromDatabaseValue(dbValue) {
-      return value
-    }
+    if let value = _fastValue(Value.self, at: layout._index(of: columnName)) { return value }
     return _decodeOrTrap(Value.self, forColumn: columnName)
   }
 
-  /// The statement of a live cursor row, if `index` is in range and the column
-  /// is not NULL; nil otherwise (copied row, out of range, NULL).
-  @usableFromInline
-  func _liveStatement(forNonNullColumnAt index: Int) -> SQLiteStatement? {
-    guard case .statement(let statement) = storage, index >= 0, index < layout.names.count else { return nil }
-    let sqliteStatement = statement.sqliteStatement
-    guard sqlite3_column_type(sqliteStatement, CInt(index)) != SQLITE_NULL else { return nil }
-    return sqliteStatement
-  }
-
-  /// The value at `index` of a copied row, if `index` is in range; nil otherwise
-  /// (live cursor row, out of range).
-  @usableFromInline
-  func _copiedValue(at index: Int) -> DatabaseValue? {
-    guard case .values(let values) = storage, index >= 0, index < values.count else { return nil }
-    return values[index]
-  }
-
-  /// The index of the leftmost column named `columnName`, or -1.
-  @usableFromInline
-  func _index(forColumn columnName: String) -> Int {
-    layout.index(of: columnName) ?? -1
+  /// The value at `index` when it converts on the fast path: a live row's column
+  /// that is not NULL, or a copied row's value; nil for anything else (out of
+  /// range, NULL, a value that does not convert), which the caller reports.
+  @inlinable
+  @inline(__always)
+  func _fastValue<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+    _ type: Value.Type, at index: Int
+  ) -> Value? {
+    // One unsigned compare rejects negative indexes (a missing column is -1) too.
+    guard UInt(bitPattern: index) < UInt(bitPattern: _count) else { return nil }
+    if let sqliteStatement = _sqliteStatement {
+      return Value._fromLiveColumn(sqliteStatement, CInt(truncatingIfNeeded: index))
+    }
+    return Value.fromDatabaseValue(_values.unsafelyUnwrapped[index])
   }
 
   @usableFromInline

@@ -1,5 +1,6 @@
 /// The column names of a row, and a case-insensitive lookup table built once per
 /// statement and shared by every row that statement produces.
+@usableFromInline
 final class RowLayout: Sendable {
   let names: [String]
   private let indexes: [String: Int]
@@ -21,14 +22,22 @@ final class RowLayout: Sendable {
   /// Whether each column is the leftmost of its case-insensitive name.
   private let isCanonical: [Bool]
 
+  /// The index of the leftmost column named `name` (case-insensitive), or -1:
+  /// the form the inlinable row subscripts take.
+  @usableFromInline
+  func _index(of name: String) -> Int { index(of: name) ?? -1 }
+
   @inline(__always)
   func index(of name: String) -> Int? {
     // Most lookups spell the name exactly as the statement does: a scan with
     // String equality (a couple of word compares for short names) beats
     // hashing. Only a column that is the leftmost of its case-insensitive name
     // may answer, so that `["ID", "id"]` still resolves "id" to 0.
+    // Comparing UTF-8 counts first (stored in the string) skips most other
+    // names without a full comparison, which is a call when the bits differ.
     if names.count <= RowLayout.scanLimit {
-      for index in names.indices where names[index] == name {
+      let count = name.utf8.count
+      for index in names.indices where names[index].utf8.count == count && names[index] == name {
         if isCanonical[index] { return index }
         break
       }

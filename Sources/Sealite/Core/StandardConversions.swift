@@ -1,11 +1,24 @@
 import CSQLCipher
 import Foundation
 
+/// The standard types: their `init?(sqliteStatement:index:)` checks the column
+/// type itself, NULL included, so a live row reads them with a single type check.
+@usableFromInline
+protocol SelfCheckingColumnConvertible: StatementColumnConvertible {}
+
+extension SelfCheckingColumnConvertible {
+  @inlinable
+  public static func _fromLiveColumn(_ sqliteStatement: SQLiteStatement, _ index: CInt) -> Self? {
+    Self(sqliteStatement: sqliteStatement, index: index)
+  }
+}
+
 // Integers: stored as SQLite INTEGER. Reading a value that does not fit the
 // requested width (or a REAL with a fractional part) fails instead of wrapping.
 
-extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
+extension Int64: DatabaseValueConvertible, SelfCheckingColumnConvertible {
   public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self)) }
+  @inlinable
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int64? {
     switch dbValue.storage {
     case .int64(let value): return value
@@ -13,12 +26,13 @@ extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
     default: return nil
     }
   }
-  @inline(__always)
+  @inlinable
   public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-    switch sqlite3_column_type(sqliteStatement, index) {
-    case SQLITE_INTEGER: self = sqlite3_column_int64(sqliteStatement, index)
+    let column = sqlite3_column_value(sqliteStatement, index)
+    switch sqlite3_value_type(column) {
+    case SQLITE_INTEGER: self = sqlite3_value_int64(column)
     case SQLITE_FLOAT:
-      guard let value = Int64(exactly: sqlite3_column_double(sqliteStatement, index)) else { return nil }
+      guard let value = Int64(exactly: sqlite3_value_double(column)) else { return nil }
       self = value
     default: return nil
     }
@@ -26,9 +40,8 @@ extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 /// Shared implementation for every fixed-width integer other than Int64.
-protocol DatabaseInteger: FixedWidthInteger, DatabaseValueConvertible, StatementColumnConvertible,
-  CheckedDatabaseValueConvertible
-{}
+@usableFromInline
+protocol DatabaseInteger: FixedWidthInteger, DatabaseValueConvertible, SelfCheckingColumnConvertible {}
 
 extension DatabaseInteger {
   public var databaseValue: DatabaseValue {
@@ -45,10 +58,11 @@ extension DatabaseInteger {
     }
     return DatabaseValue(storage: .int64(value))
   }
+  @inlinable
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
     Int64.fromDatabaseValue(dbValue).flatMap { Self(exactly: $0) }
   }
-  @inline(__always)
+  @inlinable
   public init?(sqliteStatement: SQLiteStatement, index: CInt) {
     guard let wide = Int64(sqliteStatement: sqliteStatement, index: index), let value = Self(exactly: wide)
     else { return nil }
@@ -56,18 +70,19 @@ extension DatabaseInteger {
   }
 }
 
-extension Int: DatabaseInteger {}
-extension Int8: DatabaseInteger {}
-extension Int16: DatabaseInteger {}
-extension Int32: DatabaseInteger {}
-extension UInt: DatabaseInteger {}
-extension UInt8: DatabaseInteger {}
-extension UInt16: DatabaseInteger {}
-extension UInt32: DatabaseInteger {}
-extension UInt64: DatabaseInteger {}
+extension Int: DatabaseInteger, CheckedDatabaseValueConvertible {}
+extension Int8: DatabaseInteger, CheckedDatabaseValueConvertible {}
+extension Int16: DatabaseInteger, CheckedDatabaseValueConvertible {}
+extension Int32: DatabaseInteger, CheckedDatabaseValueConvertible {}
+extension UInt: DatabaseInteger, CheckedDatabaseValueConvertible {}
+extension UInt8: DatabaseInteger, CheckedDatabaseValueConvertible {}
+extension UInt16: DatabaseInteger, CheckedDatabaseValueConvertible {}
+extension UInt32: DatabaseInteger, CheckedDatabaseValueConvertible {}
+extension UInt64: DatabaseInteger, CheckedDatabaseValueConvertible {}
 
-extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
+extension Bool: DatabaseValueConvertible, SelfCheckingColumnConvertible {
   public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self ? 1 : 0)) }
+  @inlinable
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Bool? {
     switch dbValue.storage {
     case .int64(let value): return value != 0
@@ -75,17 +90,20 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
     default: return nil
     }
   }
+  @inlinable
   public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-    switch sqlite3_column_type(sqliteStatement, index) {
-    case SQLITE_INTEGER: self = sqlite3_column_int64(sqliteStatement, index) != 0
-    case SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index) != 0
+    let column = sqlite3_column_value(sqliteStatement, index)
+    switch sqlite3_value_type(column) {
+    case SQLITE_INTEGER: self = sqlite3_value_int64(column) != 0
+    case SQLITE_FLOAT: self = sqlite3_value_double(column) != 0
     default: return nil
     }
   }
 }
 
-extension Double: DatabaseValueConvertible, StatementColumnConvertible {
+extension Double: DatabaseValueConvertible, SelfCheckingColumnConvertible {
   public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(self)) }
+  @inlinable
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Double? {
     switch dbValue.storage {
     case .int64(let value): return Double(value)
@@ -93,40 +111,44 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
     default: return nil
     }
   }
-  @inline(__always)
+  @inlinable
   public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-    switch sqlite3_column_type(sqliteStatement, index) {
-    case SQLITE_INTEGER, SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index)
+    let column = sqlite3_column_value(sqliteStatement, index)
+    switch sqlite3_value_type(column) {
+    case SQLITE_INTEGER, SQLITE_FLOAT: self = sqlite3_value_double(column)
     default: return nil
     }
   }
 }
 
-extension Float: DatabaseValueConvertible, StatementColumnConvertible {
+extension Float: DatabaseValueConvertible, SelfCheckingColumnConvertible {
   public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(Double(self))) }
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Float? {
     Double.fromDatabaseValue(dbValue).map { Float($0) }
   }
+  @inlinable
   public init?(sqliteStatement: SQLiteStatement, index: CInt) {
     guard let value = Double(sqliteStatement: sqliteStatement, index: index) else { return nil }
     self = Float(value)
   }
 }
 
-extension String: DatabaseValueConvertible, StatementColumnConvertible {
+extension String: DatabaseValueConvertible, SelfCheckingColumnConvertible {
   public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(self)) }
+  @inlinable
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> String? {
     if case .string(let value) = dbValue.storage { return value }
     return nil
   }
-  @inline(__always)
+  @inlinable
   public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-    guard sqlite3_column_type(sqliteStatement, index) == SQLITE_TEXT else { return nil }
-    self = readText(sqliteStatement, index)
+    let column = sqlite3_column_value(sqliteStatement, index)
+    guard sqlite3_value_type(column) == SQLITE_TEXT else { return nil }
+    self = readText(column)
   }
 }
 
-extension Data: DatabaseValueConvertible, StatementColumnConvertible {
+extension Data: DatabaseValueConvertible, SelfCheckingColumnConvertible {
   public var databaseValue: DatabaseValue { DatabaseValue(storage: .blob(self)) }
   /// Blobs read as they are; texts read as their UTF-8 bytes.
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Data? {
@@ -137,14 +159,9 @@ extension Data: DatabaseValueConvertible, StatementColumnConvertible {
     }
   }
   public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-    switch sqlite3_column_type(sqliteStatement, index) {
-    case SQLITE_BLOB, SQLITE_TEXT:
-      let count = Int(sqlite3_column_bytes(sqliteStatement, index))
-      if count > 0, let bytes = sqlite3_column_blob(sqliteStatement, index) {
-        self = Data(bytes: bytes, count: count)
-      } else {
-        self = Data()
-      }
+    let column = sqlite3_column_value(sqliteStatement, index)
+    switch sqlite3_value_type(column) {
+    case SQLITE_BLOB, SQLITE_TEXT: self = readBlob(column)
     default: return nil
     }
   }

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
 
 /// Wakes a handler when another process may have committed to an SQLite database file.
 ///
@@ -151,7 +150,7 @@ private final class Worker: Sendable {
   private let recheckDelays: [TimeInterval]
   private let idleInterval: TimeInterval
   private let handler: @Sendable () -> Void
-  private let state = Mutex(State())
+  private let state = Locked(State())
   /// Entered by `start()`, left by the thread once it has dropped its reference: waiters of
   /// every `stop()` call return together, which a semaphore or a join would not allow.
   private let finished = DispatchGroup()

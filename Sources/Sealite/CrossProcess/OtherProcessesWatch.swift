@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Sees the commits other processes make to the database of a writer
 /// connection, and tells that connection's observers.
@@ -22,7 +21,7 @@ final class OtherProcessesWatch: Sendable {
   /// How long a change without journal entry waits for its entry.
   static let entryWaitDuration = Duration.milliseconds(100)
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
   private let writer: WeakReference<SerializedDatabase>
   private let monitor = Locked<FileChangeMonitor?>(nil)
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A running observation that can be stopped.
 public protocol DatabaseCancellable: Sendable {
   /// Stops the observation: no value or change is delivered once `cancel()`
@@ -14,11 +12,11 @@ public protocol DatabaseCancellable: Sendable {
 ///     // later
 ///     cancellable.cancel()
 public final class AnyDatabaseCancellable: DatabaseCancellable, Hashable {
-  private let onCancel: Mutex<(@Sendable () -> Void)?>
+  private let onCancel: Locked<(@Sendable () -> Void)?>
 
   /// A cancellable that runs `cancel` once, at the first cancellation.
   public init(cancel: @escaping @Sendable () -> Void) {
-    onCancel = Mutex(cancel)
+    onCancel = Locked(cancel)
   }
 
   /// Wraps another cancellable.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Tells when a transaction changed a region of the database, right after
 /// it committed (never after a rollback, once per transaction).
 ///
@@ -67,7 +65,7 @@ final class RegionObservationObserver: RegionTrackingObserver, Sendable {
     var nextChangeIsExternal = false
     var isCancelled = false
   }
-  private let state = Mutex(State())
+  private let state = Locked(State())
   /// Given the connection, and whether only other processes made the changes.
   private let onChange: @Sendable (Database, Bool) -> Void
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Tracks a value fetched from the database, and delivers it again each time
 /// a transaction changes what the fetch read.
@@ -143,7 +142,7 @@ extension ValueObservation {
   /// Prints the observation's events, each line starting with `prefix`, to
   /// `stream` or the standard output.
   public func print(_ prefix: String = "", to stream: (any TextOutputStream & Sendable)? = nil) -> Self {
-    let output = Mutex<(any TextOutputStream & Sendable)?>(stream)
+    let output = Locked<(any TextOutputStream & Sendable)?>(stream)
     let header = prefix.isEmpty ? "" : "\(prefix): "
     let write: @Sendable (String) -> Void = { message in
       output.withLock { stream in

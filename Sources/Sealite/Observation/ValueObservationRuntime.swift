@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// A started ``ValueObservation``: a transaction observer on the writer
 /// connection flags changes; fetches run one at a time (so values never go
@@ -31,7 +30,7 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     var hasProducedValue = false
   }
 
-  private let state: Mutex<State>
+  private let state: Locked<State>
   private let observation: ValueObservation<Reducer>
   private let reader: any DatabaseReader
   private let writer: (any DatabaseWriter)?
@@ -54,7 +53,7 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     self.onError = onError
     self.onChange = onChange
     self.events = observation.events
-    state = Mutex(State(reducer: observation.reducer))
+    state = Locked(State(reducer: observation.reducer))
     // The observer reaches the runtime weakly: the cancellable owns the runtime.
     let target = WeakReference<ValueObservationRuntime>()
     observer = RegionObservationObserver(onChange: { _, onlyExternally in
@@ -345,7 +344,7 @@ private func isEqual<T: Equatable>(_ lhs: T, _ rhs: Any) -> Bool {
 
 /// A weak reference that closures can share.
 final class WeakReference<Object: AnyObject & Sendable>: Sendable {
-  private let storage = Mutex<WeakBox?>(nil)
+  private let storage = Locked<WeakBox?>(nil)
   private struct WeakBox: @unchecked Sendable {
     // Sendable: Object is Sendable; the box only adds weakness.
     weak var object: Object?

@@ -61,38 +61,40 @@ public final class RecordCursor<Record: FetchableRecord>: Cursor {
   /// The statement being iterated.
   public let statement: Statement
   private let rows: RowCursor
-  private let columnCache: ColumnLookupCache
-  private let decode: (Row, ColumnLookupCache) throws -> Record
+  private let decode: (Row) throws -> Record
 
   init(statement: Statement, arguments: StatementArguments? = nil, adapter: (@Sendable (Row) -> Row)? = nil)
     throws
   {
     self.statement = statement
     rows = try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
-    columnCache = ColumnLookupCache()
     decode = RecordCursor.decoder()
   }
 
-  private static func decoder() -> (Row, ColumnLookupCache) throws -> Record {
+  private static func decoder() -> (Row) throws -> Record {
     if let decodable = Record.self as? any (FetchableRecord & Decodable).Type {
       return decodable.makeDecoder(as: Record.self)
     }
-    return { row, _ in try Record(row: row) }
+    return { row in try Record(row: row) }
   }
 
   public func next() throws -> Record? {
     guard let row = try rows.next() else { return nil }
-    columnCache.startRow()
-    return try decode(row, columnCache)
+    return try decode(row)
   }
 }
 
 extension FetchableRecord where Self: Decodable {
-  /// A closure that decodes `Record` (which is `Self`): the existential is
-  /// opened once per cursor, and each row is decoded without boxing the record
-  /// in an existential (the cast is between identical types).
-  static func makeDecoder<Record>(as recordType: Record.Type) -> (Row, ColumnLookupCache) throws -> Record {
-    { row, cache in try Self(row: row, columnCache: cache) as! Record }
+  /// A closure that decodes `Record` (which is `Self`) from the rows of one
+  /// cursor: the existential is opened once per cursor, and each row is decoded
+  /// with a reused decoder, without boxing the record in an existential.
+  static func makeDecoder<Record>(as recordType: Record.Type) -> (Row) throws -> Record {
+    let reuse = RecordDecoderReuse()
+    return { row in
+      let record = try Self(from: reuse.decoder(for: row, recordType: Self.self))
+      // Self and Record are the same type: a cast would be a runtime call per row.
+      return unsafeBitCast(record, to: Record.self)
+    }
   }
 }
 

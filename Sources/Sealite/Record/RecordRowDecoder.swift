@@ -23,8 +23,33 @@ final class RecordRowDecoder: Decoder {
     self.codingPath = codingPath
   }
 
+  /// Whether a cursor reuses this decoder for each of its rows (its live row is
+  /// the same object at each step): the keyed container is then kept too.
+  @exclusivity(unchecked) var isReused = false
+  // The container of the last `container(keyedBy:)` call, and its key type: a
+  // reused decoder hands the same one out again, without allocating a container
+  // and looking up its generic metadata for each row. The container refers to
+  // this decoder: whoever reuses the decoder calls `releaseCachedContainer()`.
+  @exclusivity(unchecked) private var cachedContainer: AnyObject?
+  @exclusivity(unchecked) private var cachedKeyType: ObjectIdentifier?
+
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(decoder: self))
+    if let cachedContainer, cachedKeyType == ObjectIdentifier(Key.self) {
+      // The key type matches, so this is the box that stored this very type.
+      return unsafeDowncast(cachedContainer, to: KeyedContainerBox<Key>.self).container
+    }
+    let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(decoder: self))
+    if isReused {
+      cachedContainer = KeyedContainerBox(container)
+      cachedKeyType = ObjectIdentifier(Key.self)
+    }
+    return container
+  }
+
+  /// Breaks the cycle between this decoder and its kept container.
+  func releaseCachedContainer() {
+    cachedContainer = nil
+    cachedKeyType = nil
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -52,13 +77,10 @@ final class RecordRowDecoder: Decoder {
   }
 
   /// The index of the column a key reads.
-  func columnIndex(forKey key: some CodingKey) -> Int? {
-    let name = key.stringValue
-    guard let columnCache else { return resolveColumnIndex(forKey: name) }
-    if let cached = columnCache.cachedIndex(forKey: name) { return cached }
-    let index = resolveColumnIndex(forKey: name)
-    columnCache.store(index, forKey: name)
-    return index
+  @inline(__always)
+  func columnIndex<Key: CodingKey>(forKey key: Key) -> Int? {
+    guard let columnCache else { return resolveColumnIndex(forKey: key.stringValue) }
+    return columnCache.index(forKey: key) { resolveColumnIndex(forKey: $0) }
   }
 
   private func resolveColumnIndex(forKey name: String) -> Int? {
@@ -68,6 +90,38 @@ final class RecordRowDecoder: Decoder {
     case let strategy:
       return row.columnNames.firstIndex { strategy.keyName(forColumn: $0) == name }
     }
+  }
+}
+
+/// A keyed container kept by a reused ``RecordRowDecoder``.
+private final class KeyedContainerBox<Key: CodingKey> {
+  let container: KeyedDecodingContainer<Key>
+  init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
+}
+
+/// Hands the same ``RecordRowDecoder`` out for each row of a cursor whose rows
+/// are one live row object, so that decoding a row allocates nothing.
+final class RecordDecoderReuse {
+  let columnCache = ColumnLookupCache()
+  @exclusivity(unchecked) private var decoder: RecordRowDecoder?
+
+  /// A decoder of `row`: the previous one if it decodes the same row object.
+  @inline(__always)
+  func decoder(for row: Row, recordType: any FetchableRecord.Type) -> RecordRowDecoder {
+    columnCache.startRow()
+    if let decoder, decoder.row === row {
+      // Second row and later: keep the keyed container from now on.
+      decoder.isReused = true
+      return decoder
+    }
+    decoder?.releaseCachedContainer()
+    let fresh = RecordRowDecoder(row: row, recordType: recordType, columnCache: columnCache)
+    decoder = fresh
+    return fresh
+  }
+
+  deinit {
+    decoder?.releaseCachedContainer()
   }
 }
 
@@ -106,7 +160,10 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
   private func fast<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, _ key: Key)
     throws -> T
   {
-    try row.decode(T.self, atIndex: index(key))
+    let index = try index(key)
+    if let value = row._fastValue(T.self, at: index) { return value }
+    // NULL, or a value that does not convert: the error names them.
+    return try row.decode(T.self, atIndex: index)
   }
 
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try fast(type, key) }

@@ -1,15 +1,14 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 
 @testable import Sealite
 
 /// A value shared between the test, its threads and `prepareDatabase` closures.
 private final class Shared<Value: Sendable>: Sendable {
-  private let mutex: Mutex<Value>
+  private let mutex: Locked<Value>
 
-  init(_ value: Value) { mutex = Mutex(value) }
+  init(_ value: Value) { mutex = Locked(value) }
 
   var value: Value { mutex.withLock { $0 } }
 

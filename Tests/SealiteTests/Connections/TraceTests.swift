@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import Sealite
 
 /// Collects what traces report, from any connection and thread.
 private final class TraceLog: Sendable {
-  private let mutex = Mutex<[String]>([])
+  private let mutex = Locked<[String]>([])
 
   var lines: [String] { mutex.withLock { $0 } }
 

@@ -7,7 +7,7 @@ import Testing
 
 /// The times of a handler's calls, on the monitor's monotonic clock.
 private final class Calls: Sendable {
-  private let times = Mutex<[TimeInterval]>([])
+  private let times = Locked<[TimeInterval]>([])
 
   func record() {
     let now = monotonicSeconds()
@@ -32,7 +32,7 @@ private final class Sentinel: Sendable {}
 
 /// Written by the test once the monitor exists, read by a handler that stops its own monitor.
 private final class MonitorReference: Sendable {
-  private let monitor = Mutex<FileChangeMonitor?>(nil)
+  private let monitor = Locked<FileChangeMonitor?>(nil)
 
   func set(_ value: FileChangeMonitor?) { monitor.withLock { $0 = value } }
   var value: FileChangeMonitor? { monitor.withLock { $0 } }

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 
 @testable import Sealite
@@ -100,12 +99,12 @@ final class RecordingObserver: TransactionObserver, Sendable {
     var willCommitError: (any Error)?
     var stopsAfterFirstEvent = false
   }
-  private let state: Mutex<State>
+  private let state: Locked<State>
   private let onCommit: (@Sendable (Database) -> Void)?
 
   /// Observes `tables` (lowercased names), or every table if nil.
   init(tables: Set<String>? = nil, onCommit: (@Sendable (Database) -> Void)? = nil) {
-    state = Mutex(State(observedTables: tables))
+    state = Locked(State(observedTables: tables))
     self.onCommit = onCommit
   }
 

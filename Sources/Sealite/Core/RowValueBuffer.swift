@@ -1,0 +1,61 @@
+/// The values of copied rows, several rows to one allocation.
+///
+/// `Row.fetchAll` copies each row's values into the current buffer, so that a
+/// fetched row costs one allocation (the ``Row`` itself) instead of two. Every
+/// row copied into a buffer keeps it alive; the buffer is freed with the last
+/// of them. Values are written once, before the row that reads them exists, and
+/// never change after: the buffer is immutable as far as rows can tell.
+@usableFromInline
+final class RowValueBuffer: @unchecked Sendable {
+  let base: UnsafeMutablePointer<DatabaseValue>
+  let capacity: Int
+  private(set) var count = 0
+
+  init(capacity: Int) {
+    self.capacity = capacity
+    base = .allocate(capacity: max(capacity, 1))
+  }
+
+  deinit {
+    base.deinitialize(count: count)
+    base.deallocate()
+  }
+
+  /// The room left, in values.
+  var available: Int { capacity - count }
+
+  /// Appends one value; the caller checked ``available``.
+  @inline(__always)
+  func append(_ value: DatabaseValue) {
+    (base + count).initialize(to: value)
+    count += 1
+  }
+}
+
+/// Copies live rows into shared ``RowValueBuffer``s: one per fetch of many rows.
+struct RowCopier {
+  /// Values per buffer, unless a row needs more. Fetches of many rows use 1024
+  /// values (24 KiB); a single copy allocates just what its row needs.
+  let valuesPerBuffer: Int
+  private var buffer: RowValueBuffer?
+
+  init(valuesPerBuffer: Int = 1024) {
+    self.valuesPerBuffer = valuesPerBuffer
+  }
+
+  /// An immutable copy of `row`, sharing a buffer with the rows copied before it.
+  mutating func copy(_ row: Row) -> Row {
+    guard let sqliteStatement = row._sqliteStatement else { return row }
+    let count = row._count
+    let target: RowValueBuffer
+    if let buffer, buffer.available >= count {
+      target = buffer
+    } else {
+      target = RowValueBuffer(capacity: max(count, valuesPerBuffer))
+      buffer = target
+    }
+    let start = target.base + target.count
+    for index in 0..<count { target.append(readDatabaseValue(sqliteStatement, CInt(index))) }
+    return Row(layout: row.layout, values: start, count: count, owner: target)
+  }
+}
