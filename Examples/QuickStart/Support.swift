@@ -33,6 +33,11 @@ func print(_ items: Any..., separator: String = " ") {
   }
 }
 
+/// Whether a line holding `text` was printed.
+func hasPrinted(containing text: String) -> Bool {
+  printedLines.withLock { $0.contains { $0.contains(text) } }
+}
+
 /// Waits until a line equal to `line` was printed; fails the example after 10 seconds.
 func waitForPrinted(_ line: String, sourceLine: Int = #line) async throws {
   let deadline = ContinuousClock.now + .seconds(10)

@@ -293,7 +293,33 @@ let counts = try await (artistCount, trackCount)  // both reads run at once: (2,
 
 check(counts == (2, 6), "counts: \(counts)")
 try await observeWithCallbacks(dbPool)
+try encryptionExamples(in: exampleDirectory)
 try dbPool.close()
+
+// MARK: Keys in the keyring
+
+// README:begin keyring-change-key
+// A new random key: the file is re-encrypted and the keyring updated, crash-safe.
+try Keyring().changeKey(of: database, to: .randomRaw())
+
+var rekeyed = Configuration()
+try rekeyed.useKeyFromKeyring(for: database)
+let reopened = try DatabaseQueue(path: path, configuration: rekeyed)
+// README:end keyring-change-key
+check(try reopened.read { db in try Artist.fetchCount(db) } == 3, "the rekeyed database does not read")
+try reopened.close()
+
+// README:begin keyring-errors
+do {
+  var other = Configuration()
+  try other.useKeyFromKeyring(for: KeyringDatabase(path: exampleDirectory.path + "/unknown.sqlite"))
+} catch KeyringError.itemNotFound(let path, _) {
+  print("no key in the keyring for \(path)")
+} catch let error as KeyringError {
+  print(error)  // locked collection, no Secret Service, no session bus: each says what to do
+}
+// README:end keyring-errors
+check(hasPrinted(containing: "no key in the keyring for"), "a missing key was not reported")
 
 try Keyring().deleteKey(for: database)
 try FileManager.default.removeItem(at: exampleDirectory)
