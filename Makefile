@@ -5,7 +5,9 @@
 #   make test          test suite against the system SQLCipher 4.x
 #   make test-legacy   same suite against SQLCipher 3.4.1 (SQLite 3.15.2) in a private prefix
 #   make bench         benchmarks, release build (make bench ARGS='observation-latency')
-#   make lint          swift format lint (make format rewrites in place)
+#   make lint          swift format lint, scripts/check-readme, the doc-comment check (make format rewrites in place)
+#   make docs          DocC archives of Sealite and SealiteKeyring in .build/docs
+#   make doc-check     public symbols without a doc comment (there must be none)
 #   make sanitize      test suite under AddressSanitizer, then ThreadSanitizer (not part of make test)
 
 SHELL := /bin/bash
@@ -25,7 +27,7 @@ LEGACY_SCRATCH ?= .build/legacy
 # What swift format checks; directories that do not exist yet are skipped.
 FORMAT_PATHS := Package.swift Sources Tests Examples KeyTools Tools Benchmarks
 
-.PHONY: setup build test test-legacy sanitize demo bench lint format clean
+.PHONY: setup build test test-legacy sanitize demo bench lint format docs doc-check clean
 
 setup:
 	scripts/setup
@@ -190,10 +192,38 @@ bench: setup
 	$(SWIFT) build -c release --product sealite-bench
 	"$$($(SWIFT) build -c release --show-bin-path)/sealite-bench" $(ARGS)
 
-lint:
+# swift format, then the documentation's checks: every swift block of README.md and
+# the DocC articles quotes Examples/ (scripts/check-readme), and every public symbol
+# has a doc comment (doc-check, which builds the two library modules in debug).
+lint: doc-check
 	@paths=(); for p in $(FORMAT_PATHS); do [ ! -e "$$p" ] || paths+=("$$p"); done
 	echo "+ $(SWIFT) format lint --strict --parallel --recursive --configuration .swift-format $${paths[*]}"
 	$(SWIFT) format lint --strict --parallel --recursive --configuration .swift-format "$${paths[@]}"
+	echo "+ scripts/check-readme"
+	scripts/check-readme
+
+# Public symbols of Sealite and SealiteKeyring without a doc comment, from their
+# symbol graphs (scripts/symbol-graphs, which reuses the debug build).
+doc-check: setup
+	SWIFT="$(SWIFT)" scripts/check-doc-comments
+
+# DocC archives, from the symbol graphs and the catalogs Sources/*/*.docc, with the
+# toolchain's docc (no plugin, no network). Any warning (an unresolved link, an
+# undocumented parameter of a documented function) fails.
+DOCS_DIR ?= .build/docs
+docs: setup
+	@SWIFT="$(SWIFT)" scripts/symbol-graphs .build/symbol-graphs
+	docc="$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/docc"
+	mkdir -p "$(DOCS_DIR)"
+	for module in Sealite SealiteKeyring; do
+	  echo "+ docc convert Sources/$$module/$$module.docc -> $(DOCS_DIR)/$$module.doccarchive"
+	  "$$docc" convert "Sources/$$module/$$module.docc" \
+	    --additional-symbol-graph-dir ".build/symbol-graphs/$$module" \
+	    --fallback-display-name "$$module" --fallback-bundle-identifier "org.sealite.$$module" \
+	    --output-path "$(DOCS_DIR)/$$module.doccarchive" --transform-for-static-hosting \
+	    --warnings-as-errors
+	done
+	echo "docs: $(DOCS_DIR)/Sealite.doccarchive, $(DOCS_DIR)/SealiteKeyring.doccarchive"
 
 format:
 	@paths=(); for p in $(FORMAT_PATHS); do [ ! -e "$$p" ] || paths+=("$$p"); done

@@ -41,6 +41,9 @@ let package = Package(
       name: "sealite-keyring-probe", dependencies: ["SealiteKeyring"],
       path: "Tools/sealite-keyring-probe"),
     .executableTarget(name: "sealite-demo", dependencies: ["Sealite"], path: "Examples/Demo"),
+    // The README's quick start: README.md quotes its sources, the tests run it.
+    .executableTarget(
+      name: "sealite-quickstart", dependencies: ["Sealite", "SealiteKeyring"], path: "Examples/QuickStart"),
     // A writer or observer process for the multi-process observation tests.
     .executableTarget(name: "sealite-watch", dependencies: ["Sealite"], path: "Tools/sealite-watch"),
     .executableTarget(name: "dbkey", dependencies: ["Sealite", "SealiteKeyring"], path: "KeyTools/dbkey"),
@@ -54,7 +57,7 @@ let package = Package(
       path: "Tests/SealiteTests"),
     .testTarget(
       name: "SealiteKeyringTests",
-      dependencies: ["SealiteKeyring", "Sealite", "sealite-keyring-probe", "dbkey"],
+      dependencies: ["SealiteKeyring", "Sealite", "sealite-keyring-probe", "dbkey", "sealite-quickstart"],
       path: "Tests/SealiteKeyringTests"),
   ],
   swiftLanguageModes: [.v6]

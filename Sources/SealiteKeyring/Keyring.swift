@@ -18,7 +18,7 @@ import Sealite
 /// `application/octet-stream`), so every kind round-trips exactly.
 ///
 /// Every method is a blocking D-Bus call; each has an `async` counterpart that runs it off
-/// the caller's thread. Nothing here ever prompts the user except ``unlock()``: a locked
+/// the caller's thread. Nothing here ever prompts the user except ``unlock()-3rf2r``: a locked
 /// collection is reported as ``KeyringError/collectionLocked(_:)``, never as a missing
 /// item.
 public final class Keyring: Sendable {
@@ -45,6 +45,8 @@ public final class Keyring: Sendable {
 
   /// Stores `key` for `database`, replacing the key stored for it before (of any kind).
   ///
+  /// - Parameter key: the key to keep.
+  /// - Parameter database: the database the key opens.
   /// - Parameter label: the label a keyring manager shows; by default it names the
   ///   database's path (and name).
   /// - Throws: ``KeyringError``, e.g. ``KeyringError/collectionLocked(_:)``.

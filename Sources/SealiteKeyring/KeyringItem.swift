@@ -1,4 +1,4 @@
-/// A keyring item as listed by ``Keyring/items()``: what a keyring manager shows, never
+/// A keyring item as listed by ``Keyring/items()-65j1u``: what a keyring manager shows, never
 /// the secret.
 public struct KeyringItem: Sendable, Hashable {
   /// The item's human-readable label.

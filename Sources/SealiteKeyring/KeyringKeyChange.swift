@@ -1,7 +1,7 @@
 import Foundation
 import Sealite
 
-/// How ``Keyring/settlePendingKeyChange(for:)`` settled a key change that a crash
+/// How ``Keyring/settlePendingKeyChange(for:cipher:)-381ic`` settled a key change that a crash
 /// interrupted.
 public enum PendingKeyChangeOutcome: Sendable, Equatable {
   /// The database still opens with the stored key (the crash came before it was
@@ -31,9 +31,11 @@ extension Keyring {
   /// 4. `newKey` becomes the stored key; 5. the pending item is dropped.
   ///
   /// At every instant one of the two items opens the database. After a crash,
-  /// ``settlePendingKeyChange(for:)`` — called by every
+  /// ``settlePendingKeyChange(for:cipher:)-381ic`` — called by every
   /// `Configuration.useKeyFromKeyring(_:for:)` — finds out which, and keeps it.
   ///
+  /// - parameter database: the database to re-encrypt, whose key the keyring holds.
+  /// - parameter newKey: the key the database gets.
   /// - parameter cipher: the cipher settings of the database.
   /// - Throws: ``KeyringError`` when the keyring fails (nothing is changed), a
   ///   `DatabaseError` when the stored key does not open the database or the

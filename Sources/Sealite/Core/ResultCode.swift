@@ -24,48 +24,89 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
   }
 
   // Primary result codes
+  /// Successful result.
   public static let SQLITE_OK = ResultCode(rawValue: 0)
+  /// A generic error: SQL error or missing database.
   public static let SQLITE_ERROR = ResultCode(rawValue: 1)
+  /// An internal logic error in SQLite.
   public static let SQLITE_INTERNAL = ResultCode(rawValue: 2)
+  /// Access permission denied.
   public static let SQLITE_PERM = ResultCode(rawValue: 3)
+  /// A callback routine requested an abort.
   public static let SQLITE_ABORT = ResultCode(rawValue: 4)
+  /// The database file is locked by another connection.
   public static let SQLITE_BUSY = ResultCode(rawValue: 5)
+  /// A table in the database is locked (a conflict within the same connection or shared cache).
   public static let SQLITE_LOCKED = ResultCode(rawValue: 6)
+  /// A memory allocation failed.
   public static let SQLITE_NOMEM = ResultCode(rawValue: 7)
+  /// An attempt to write a read-only database.
   public static let SQLITE_READONLY = ResultCode(rawValue: 8)
+  /// The operation was interrupted by `sqlite3_interrupt()`.
   public static let SQLITE_INTERRUPT = ResultCode(rawValue: 9)
+  /// A disk I/O error occurred.
   public static let SQLITE_IOERR = ResultCode(rawValue: 10)
+  /// The database disk image is malformed (with SQLCipher, also a page that fails authentication).
   public static let SQLITE_CORRUPT = ResultCode(rawValue: 11)
+  /// Unknown opcode in `sqlite3_file_control()`.
   public static let SQLITE_NOTFOUND = ResultCode(rawValue: 12)
+  /// Insertion failed because the database or the disk is full.
   public static let SQLITE_FULL = ResultCode(rawValue: 13)
+  /// Unable to open the database file.
   public static let SQLITE_CANTOPEN = ResultCode(rawValue: 14)
+  /// A database lock protocol error.
   public static let SQLITE_PROTOCOL = ResultCode(rawValue: 15)
+  /// Not used by SQLite.
   public static let SQLITE_EMPTY = ResultCode(rawValue: 16)
+  /// The database schema changed while a statement was prepared.
   public static let SQLITE_SCHEMA = ResultCode(rawValue: 17)
+  /// A string or blob exceeds the size limit.
   public static let SQLITE_TOOBIG = ResultCode(rawValue: 18)
+  /// A constraint violation: the primary code of every constraint error.
   public static let SQLITE_CONSTRAINT = ResultCode(rawValue: 19)
+  /// A data type mismatch.
   public static let SQLITE_MISMATCH = ResultCode(rawValue: 20)
+  /// The library was used incorrectly.
   public static let SQLITE_MISUSE = ResultCode(rawValue: 21)
+  /// The host lacks large file support.
   public static let SQLITE_NOLFS = ResultCode(rawValue: 22)
+  /// The authorizer denied the statement.
   public static let SQLITE_AUTH = ResultCode(rawValue: 23)
+  /// Not used by SQLite.
   public static let SQLITE_FORMAT = ResultCode(rawValue: 24)
+  /// A statement argument index is out of range.
   public static let SQLITE_RANGE = ResultCode(rawValue: 25)
+  /// The file is not a database, or the key does not open it.
   public static let SQLITE_NOTADB = ResultCode(rawValue: 26)
+  /// A notification from `sqlite3_log()`.
   public static let SQLITE_NOTICE = ResultCode(rawValue: 27)
+  /// A warning from `sqlite3_log()`.
   public static let SQLITE_WARNING = ResultCode(rawValue: 28)
+  /// `sqlite3_step()` has another row ready.
   public static let SQLITE_ROW = ResultCode(rawValue: 100)
+  /// `sqlite3_step()` has finished executing.
   public static let SQLITE_DONE = ResultCode(rawValue: 101)
 
   // Extended result codes users commonly match
+  /// A read transaction can not be upgraded to a write transaction: another connection wrote since it started.
   public static let SQLITE_BUSY_SNAPSHOT = ResultCode(rawValue: 5 | (2 << 8))
+  /// The database file was moved or deleted while open, so it can not be written.
   public static let SQLITE_READONLY_DBMOVED = ResultCode(rawValue: 8 | (4 << 8))
+  /// A read returned fewer bytes than requested.
   public static let SQLITE_IOERR_SHORT_READ = ResultCode(rawValue: 10 | (2 << 8))
+  /// A `CHECK` constraint failed.
   public static let SQLITE_CONSTRAINT_CHECK = ResultCode(rawValue: 19 | (1 << 8))
+  /// A foreign key constraint failed.
   public static let SQLITE_CONSTRAINT_FOREIGNKEY = ResultCode(rawValue: 19 | (3 << 8))
+  /// A `NOT NULL` constraint failed.
   public static let SQLITE_CONSTRAINT_NOTNULL = ResultCode(rawValue: 19 | (5 << 8))
+  /// A `PRIMARY KEY` constraint failed.
   public static let SQLITE_CONSTRAINT_PRIMARYKEY = ResultCode(rawValue: 19 | (6 << 8))
+  /// A trigger raised an error with `RAISE(ABORT|FAIL|ROLLBACK, …)`.
   public static let SQLITE_CONSTRAINT_TRIGGER = ResultCode(rawValue: 19 | (7 << 8))
+  /// A `UNIQUE` constraint failed.
   public static let SQLITE_CONSTRAINT_UNIQUE = ResultCode(rawValue: 19 | (8 << 8))
+  /// A rowid is not unique.
   public static let SQLITE_CONSTRAINT_ROWID = ResultCode(rawValue: 19 | (10 << 8))
 }
 

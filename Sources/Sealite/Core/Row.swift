@@ -226,7 +226,7 @@ extension Row {
   }
 
   /// The value at `index`. Stops the program if it can not be converted; use
-  /// ``decode(_:atIndex:)`` to get an error instead.
+  /// ``decode(_:atIndex:)-5j76f`` to get an error instead.
   @_disfavoredOverload
   public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
     Row.trap { try decode(Value.self, atIndex: index) }
@@ -252,7 +252,7 @@ extension Row {
 
   /// The value of the leftmost column named `columnName`. Stops the program if
   /// there is no such column or the value can not be converted; use
-  /// ``decode(_:forColumn:)`` to get an error instead.
+  /// ``decode(_:forColumn:)-98ec7`` to get an error instead.
   @_disfavoredOverload
   public subscript<Value: DatabaseValueConvertible>(_ columnName: String) -> Value {
     Row.trap { try decode(Value.self, forColumn: columnName) }

@@ -17,10 +17,12 @@ extension DatabaseQueue {
   /// removed, and the source and any existing destination are left as they
   /// were. The schema version (`user_version`) is copied too.
   ///
+  /// - parameter sourcePath: the database to copy.
   /// - parameter key: the key of the source, nil for a plaintext source.
   /// - parameter cipher: the cipher settings of the source (an SQLCipher 3
   ///   file, say); the copy always gets the linked SQLCipher's defaults, so
   ///   exporting also upgrades the format.
+  /// - parameter destinationPath: the file to write the copy to.
   /// - parameter destinationKey: the key of the copy, nil for plaintext.
   /// - parameter overwrite: whether an existing destination file is replaced
   ///   (default false: an existing destination is an error).

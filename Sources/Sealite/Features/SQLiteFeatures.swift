@@ -16,21 +16,37 @@ import Foundation
 public struct SQLiteFeatures: Sendable {
   /// A named capability of SQLite.
   public enum Capability: String, CaseIterable, Sendable {
+    /// `INSERT … ON CONFLICT … DO UPDATE` (SQLite 3.24). Without it, upserts are emulated.
     case upsert
+    /// `RETURNING` (SQLite 3.35). Without it, `…AndFetch` methods read the row back.
     case returning
+    /// Window functions, `… OVER (…)` (SQLite 3.25).
     case windowFunctions
+    /// The JSON functions, `json()`, `json_extract()`, … (JSON1).
     case jsonFunctions
+    /// The JSON operators `->` and `->>` (SQLite 3.38).
     case jsonArrowOperators
+    /// The binary JSON format and the `jsonb_…` functions (SQLite 3.45).
     case jsonb
+    /// FTS4 full-text search tables.
     case fts4
+    /// FTS5 full-text search tables.
     case fts5
+    /// The math functions, `sqrt()`, `pow()`, `ln()`, … (SQLite 3.35, compiled in).
     case mathFunctions
+    /// `ALTER TABLE … RENAME COLUMN` (SQLite 3.25). Without it, `alter(table:)` rebuilds the table.
     case renameColumn
+    /// `ALTER TABLE … DROP COLUMN` (SQLite 3.35). Without it, `alter(table:)` rebuilds the table.
     case dropColumn
+    /// `STRICT` tables, whose columns hold only values of their declared type (SQLite 3.37).
     case strictTables
+    /// Generated columns, `… GENERATED ALWAYS AS (…)` (SQLite 3.31).
     case generatedColumns
+    /// `sqlite3_preupdate_hook` (compiled in; not in the SQLCipher builds of Debian).
     case preupdateHook
+    /// WAL snapshots, `sqlite3_snapshot_get` (compiled in; not in the SQLCipher builds of Debian).
     case snapshots
+    /// `PRAGMA optimize` (SQLite 3.18).
     case optimizePragma
 
     /// ``minimumSQLiteVersion`` as SQLite's version number (3.24.0 → 3024000).

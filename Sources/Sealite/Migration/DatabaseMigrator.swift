@@ -37,7 +37,7 @@ public struct DatabaseMigrator: Sendable {
     var migrate: @Sendable (Database) throws -> Void
   }
 
-  /// Development only: when true, ``migrate(_:)`` erases the database and
+  /// Development only: when true, ``migrate(_:)-446jj`` erases the database and
   /// migrates it from scratch if the migrations it applied no longer produce
   /// the schema it has (a registered migration was edited), or if it holds
   /// migrations that are no longer registered.
@@ -69,7 +69,7 @@ public struct DatabaseMigrator: Sendable {
   /// Registers a migration, to run after those registered before it.
   ///
   /// Registering an identifier twice is a programming error: the migrator
-  /// then refuses to migrate (``migrate(_:)`` throws, naming the identifier).
+  /// then refuses to migrate (``migrate(_:)-446jj`` throws, naming the identifier).
   public mutating func registerMigration(
     _ identifier: String, foreignKeyChecks: ForeignKeyChecks = .deferred,
     migrate: @escaping @Sendable (Database) throws -> Void

@@ -10,6 +10,7 @@ extension Database {
   /// Adds a transaction observer, told of the changes, commits and rollbacks
   /// of this connection.
   ///
+  /// - parameter transactionObserver: the observer to add.
   /// - parameter extent: how long the observer is kept: until it is
   ///   deallocated (the default; the database holds it weakly), until the end
   ///   of the next transaction, or until the connection closes.

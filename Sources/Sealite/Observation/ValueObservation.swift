@@ -183,9 +183,12 @@ extension ValueObservation {
   /// returned cancellable is cancelled or deallocated. A fetch error goes to
   /// `onError` and ends the observation.
   ///
-  /// - parameter scheduling: `.async(onQueue:)` (default: the main queue)
+  /// - parameter reader: the queue or pool to observe.
+  /// - parameter scheduler: `.async(onQueue:)` (default: the main queue)
   ///   delivers every value on a queue; `.immediate` delivers the first value
   ///   before `start` returns.
+  /// - parameter onError: called with the error that ended the observation.
+  /// - parameter onChange: called with each value.
   public func start(
     in reader: some DatabaseReader,
     scheduling scheduler: ValueObservationScheduler = .async(onQueue: .main),

@@ -166,10 +166,15 @@ extension Sequence where Element == any SQLExpressible {
 extension SQLExpression {
   /// An operator that joins any number of expressions.
   public enum AssociativeOperator: String, Sendable {
+    /// `AND`: true when every expression is (true when there is none).
     case and = "AND"
+    /// `OR`: true when one expression is (false when there is none).
     case or = "OR"
+    /// `+`: the sum of the expressions (0 when there is none).
     case add = "+"
+    /// `*`: the product of the expressions (1 when there is none).
     case multiply = "*"
+    /// `||`: the expressions' text, concatenated (empty when there is none).
     case concat = "||"
 
     var neutral: String {

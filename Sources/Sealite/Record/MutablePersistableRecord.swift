@@ -73,7 +73,10 @@ extension MutablePersistableRecord {
 }
 
 extension PersistableRecord {
+  /// Called before the record is inserted; does nothing unless the record implements it.
   public func willInsert(_ db: Database) throws {}
+  /// Called after the record was inserted; does nothing unless the record implements it.
   public func didInsert(_ inserted: InsertionSuccess) {}
+  /// Called before the record is inserted or updated; does nothing unless the record implements it.
   public func willSave(_ db: Database) throws {}
 }

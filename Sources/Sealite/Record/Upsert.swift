@@ -47,6 +47,8 @@ extension MutablePersistableRecord {
   /// Upserts the record and returns the row as stored, decoded as `type`.
   ///
   /// - parameters:
+  ///   - db: the connection to write with.
+  ///   - returnedType: the type to decode the stored row as.
   ///   - conflictTarget: the columns of the uniqueness constraint to handle
   ///     (any constraint when empty).
   ///   - strategy: which columns an existing row takes from the record.
