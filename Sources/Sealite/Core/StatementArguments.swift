@@ -50,6 +50,15 @@ public struct StatementArguments: Hashable, Sendable {
   public var isEmpty: Bool { values.isEmpty && namedValues.isEmpty }
 
   private mutating func convert(_ value: (any DatabaseValueConvertible)?) -> DatabaseValue {
+    StatementArguments.convert(value, failure: &conversionFailure)
+  }
+
+  /// The database value of `value`; an integer out of SQLite's range records the
+  /// first such failure in `failure` (thrown when the arguments are bound).
+  @inline(__always)
+  private static func convert(_ value: (any DatabaseValueConvertible)?, failure: inout String?)
+    -> DatabaseValue
+  {
     guard let value else { return .null }
     let dbValue = value.databaseValue
     // Only an integer beyond Int64's range (a UInt or UInt64, maybe wrapped in
@@ -60,9 +69,9 @@ public struct StatementArguments: Hashable, Sendable {
       do {
         return try checked.checkedDatabaseValue()
       } catch let error as DatabaseError {
-        conversionFailure = conversionFailure ?? error.message
+        failure = failure ?? error.message
       } catch {
-        conversionFailure = conversionFailure ?? "\(error)"
+        failure = failure ?? "\(error)"
       }
     }
     return dbValue
@@ -105,7 +114,21 @@ public struct StatementArguments: Hashable, Sendable {
 
 extension StatementArguments: ExpressibleByArrayLiteral {
   public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
-    self.init(elements)
+    // `[a, b, c]` is the common way to pass arguments: convert the array's
+    // elements in place, without the generic sequence path's copies.
+    var failure: String?
+    let values = [DatabaseValue](unsafeUninitializedCapacity: elements.count) { buffer, initialized in
+      elements.withUnsafeBufferPointer { elements in
+        for index in elements.indices {
+          (buffer.baseAddress! + index).initialize(
+            to: StatementArguments.convert(elements[index], failure: &failure))
+        }
+      }
+      initialized = elements.count
+    }
+    self.init()
+    self.values = values
+    conversionFailure = failure
   }
 }
 
