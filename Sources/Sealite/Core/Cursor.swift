@@ -167,8 +167,11 @@ public final class DropFirstCursor<Base: Cursor>: Cursor {
   }
 }
 
+// Inlinable, so that the loop is specialized where the element type is known:
+// in generic code, each append of a record would go through value witnesses.
 extension Array {
   /// Creates an array with the remaining elements of a cursor.
+  @inlinable
   public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
     self.init()
     while let element = try cursor.next() { append(element) }
@@ -177,6 +180,7 @@ extension Array {
 
 extension Set {
   /// Creates a set with the remaining elements of a cursor.
+  @inlinable
   public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
     self.init()
     while let element = try cursor.next() { insert(element) }

@@ -70,7 +70,7 @@ public final class Row: @unchecked Sendable {
   public convenience init(_ dictionary: [String: (any DatabaseValueConvertible)?]) {
     let pairs = dictionary.sorted { $0.key < $1.key }
     self.init(
-      layout: RowLayout(names: pairs.map(\.key)),
+      layout: RowLayout(names: pairs.map { $0.key }),
       values: ContiguousArray(pairs.map { $0.value?.databaseValue ?? .null }))
   }
 

@@ -140,7 +140,7 @@ extension StatementArguments: ExpressibleByDictionaryLiteral {
 
 extension StatementArguments: CustomStringConvertible {
   public var description: String {
-    let positional = values.map(\.description)
+    let positional = values.map { $0.description }
     let named = namedValues.sorted { $0.key < $1.key }.map { "\(String(reflecting: $0.key)): \($0.value)" }
     if named.isEmpty { return "[" + positional.joined(separator: ", ") + "]" }
     if positional.isEmpty { return "[" + named.joined(separator: ", ") + "]" }

@@ -64,7 +64,7 @@ public struct DatabaseMigrator: Sendable {
   public init() {}
 
   /// The identifiers of the registered migrations, in order.
-  public var registeredMigrations: [String] { migrations.map(\.identifier) }
+  public var registeredMigrations: [String] { migrations.map { $0.identifier } }
 
   /// Registers a migration, to run after those registered before it.
   ///

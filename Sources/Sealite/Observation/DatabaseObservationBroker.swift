@@ -327,7 +327,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
       // first observer came) lies below every savepoint it knows.
       let index = savepointIndex(authorization.savepointName) ?? 0
       guard index < savepoints.count else { return }
-      let released = savepoints[index...].flatMap(\.changes)
+      let released = savepoints[index...].flatMap { $0.changes }
       savepoints.removeSubrange(index...)
       if savepoints.isEmpty {
         for change in released { deliver(change) }
@@ -349,7 +349,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
 
   /// Tells observers of every change held back (the transaction commits).
   private func deliverHeldBackChanges() {
-    let held = savepoints.flatMap(\.changes)
+    let held = savepoints.flatMap { $0.changes }
     savepoints = []
     for change in held { deliver(change) }
   }

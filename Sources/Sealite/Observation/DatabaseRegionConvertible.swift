@@ -63,11 +63,11 @@ extension SQLRequest: DatabaseRegionConvertible {}
 extension SQLRelation {
   /// The tables read by the second queries of `including(all:)`, at any depth.
   var prefetchedTableNames: [String] {
-    prefetches.flatMap(\.tableNames) + joins.flatMap(\.relation.prefetchedTableNames)
+    prefetches.flatMap { $0.tableNames } + joins.flatMap { $0.relation.prefetchedTableNames }
   }
 
   /// This table, joined tables, and prefetched tables.
   var allTableNames: [String] {
-    [tableName] + joins.flatMap(\.relation.allTableNames) + prefetches.flatMap(\.tableNames)
+    [tableName] + joins.flatMap { $0.relation.allTableNames } + prefetches.flatMap { $0.tableNames }
   }
 }

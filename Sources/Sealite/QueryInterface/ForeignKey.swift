@@ -17,7 +17,7 @@ public struct ForeignKey: Sendable, Equatable {
 
   /// A foreign key from the given columns to the given columns (or the primary key).
   public init(_ originColumns: [any ColumnExpression], to destinationColumns: [any ColumnExpression]? = nil) {
-    self.init(originColumns.map(\.name), to: destinationColumns?.map(\.name))
+    self.init(originColumns.map { $0.name }, to: destinationColumns?.map { $0.name })
   }
 }
 

@@ -96,7 +96,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   /// Orders by the given terms, replacing any previous ordering.
   public func order(_ orderings: [any SQLOrderingTerm]) -> Self {
     var request = self
-    request.relation.ordering = orderings.map(\.sqlOrdering)
+    request.relation.ordering = orderings.map { $0.sqlOrdering }
     request.relation.isReversed = false
     return request
   }
@@ -114,7 +114,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   /// Adds orderings after the current ones.
   public func thenOrder(_ orderings: any SQLOrderingTerm...) -> Self {
     var request = self
-    request.relation.ordering += orderings.map(\.sqlOrdering)
+    request.relation.ordering += orderings.map { $0.sqlOrdering }
     return request
   }
 
@@ -144,7 +144,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   /// Selects the given columns or expressions.
   public func select(_ selection: [any SQLSelectable]) -> Self {
     var request = self
-    request.relation.selection = selection.map(\.sqlSelection)
+    request.relation.selection = selection.map { $0.sqlSelection }
     return request
   }
 
@@ -189,7 +189,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   /// Appends columns or expressions to the selection.
   public func annotated(with selection: [any SQLSelectable]) -> Self {
     var request = self
-    request.relation.selection += selection.map(\.sqlSelection)
+    request.relation.selection += selection.map { $0.sqlSelection }
     return request
   }
 
@@ -215,7 +215,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   /// Groups rows by the given expressions.
   public func group(_ expressions: [any SQLExpressible]) -> Self {
     var request = self
-    request.relation.grouping = expressions.map(\.sqlExpression)
+    request.relation.grouping = expressions.map { $0.sqlExpression }
     return request
   }
 

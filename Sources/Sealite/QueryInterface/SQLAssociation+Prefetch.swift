@@ -9,7 +9,7 @@ extension SQLRelation {
     prefetches.append(
       SQLPrefetch(
         fetch: { db, rows in try association.prefetch(db, into: rows) },
-        tableNames: association.steps.flatMap(\.relation.allTableNames)))
+        tableNames: association.steps.flatMap { $0.relation.allTableNames }))
   }
 }
 

@@ -198,17 +198,17 @@ extension Association {
   /// Orders the associated rows (in prefetched to-many associations, and
   /// after the origin's ordering in joined requests).
   public func order(_ orderings: any SQLOrderingTerm...) -> Self {
-    mapDestination { $0.ordering = orderings.map(\.sqlOrdering) }
+    mapDestination { $0.ordering = orderings.map { $0.sqlOrdering } }
   }
 
   /// Selects the given columns of the associated table.
   public func select(_ selection: any SQLSelectable...) -> Self {
-    mapDestination { $0.selection = selection.map(\.sqlSelection) }
+    mapDestination { $0.selection = selection.map { $0.sqlSelection } }
   }
 
   /// Selects more columns of the associated table.
   public func annotated(with selection: any SQLSelectable...) -> Self {
-    mapDestination { $0.selection += selection.map(\.sqlSelection) }
+    mapDestination { $0.selection += selection.map { $0.sqlSelection } }
   }
 
   /// Keeps the associated row whose single-column primary key is `key`.

@@ -152,14 +152,14 @@ public prefix func ! (value: some SQLSpecificExpressible) -> SQLExpression {
 extension Sequence where Element: SQLExpressible {
   /// All expressions joined with AND (true when empty).
   public func joined(operator: SQLExpression.AssociativeOperator) -> SQLExpression {
-    SQLExpression(.associative(`operator`.rawValue, map(\.sqlExpression), empty: `operator`.neutral))
+    SQLExpression(.associative(`operator`.rawValue, map { $0.sqlExpression }, empty: `operator`.neutral))
   }
 }
 
 extension Sequence where Element == any SQLExpressible {
   /// All expressions joined with AND or OR.
   public func joined(operator: SQLExpression.AssociativeOperator) -> SQLExpression {
-    SQLExpression(.associative(`operator`.rawValue, map(\.sqlExpression), empty: `operator`.neutral))
+    SQLExpression(.associative(`operator`.rawValue, map { $0.sqlExpression }, empty: `operator`.neutral))
   }
 }
 
@@ -252,7 +252,7 @@ public func ?? (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> S
 extension Sequence where Element: SQLExpressible {
   /// `expression IN (…)`: `[1, 2, 3].contains(Column("id"))`. False when empty.
   public func contains(_ element: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(.inList(element.sqlExpression, map(\.sqlExpression), negated: false))
+    SQLExpression(.inList(element.sqlExpression, map { $0.sqlExpression }, negated: false))
   }
 }
 

@@ -109,6 +109,7 @@ extension FetchableRecord {
   }
 
   /// All records decoded from a prepared statement.
+  @inlinable
   public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
     try Array(fetchCursor(statement, arguments: arguments))
   }
@@ -157,12 +158,30 @@ extension FetchableRecord {
   }
 
   /// All records decoded from a request.
+  // Inlinable down to the loop that collects the records, so that it is
+  // specialized for the record type in the caller's module (see Array(_:)).
+  @inlinable
   public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
+    var records: [Self] = []
+    if let cursor = try _cursorForFetchAll(db, request, orCollectInto: &records) {
+      while let record = try cursor.next() { records.append(record) }
+    }
+    return records
+  }
+
+  /// A cursor over the records of `request`, or nil once the records of a
+  /// request that a cursor can not iterate (included to-many associations,
+  /// adapted rows) are in `records`.
+  @usableFromInline
+  static func _cursorForFetchAll(
+    _ db: Database, _ request: some FetchRequest, orCollectInto records: inout [Self]
+  ) throws -> RecordCursor<Self>? {
     let prepared = try request.makePreparedRequest(db, forSingleResult: false)
     if prepared.supplementaryFetch != nil || prepared.adapter != nil {
-      return try prepared.fetchRows(db).map { try Self(row: $0) }
+      records = try prepared.fetchRows(db).map { try Self(row: $0) }
+      return nil
     }
-    return try fetchAll(prepared.statement)
+    return try fetchCursor(prepared.statement)
   }
 
   /// The first record decoded from a request.
@@ -203,6 +222,7 @@ extension FetchableRecord where Self: TableRecord {
   public static func fetchCursor(_ db: Database) throws -> RecordCursor<Self> { try all().fetchCursor(db) }
 
   /// Every record of the table.
+  @inlinable
   public static func fetchAll(_ db: Database) throws -> [Self] { try all().fetchAll(db) }
 
   /// The first record of the table.
@@ -284,6 +304,7 @@ extension FetchRequest where RowDecoder: FetchableRecord {
   }
 
   /// All fetched records.
+  @inlinable
   public func fetchAll(_ db: Database) throws -> [RowDecoder] {
     try RowDecoder.fetchAll(db, self)
   }

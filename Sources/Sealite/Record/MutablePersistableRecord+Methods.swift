@@ -58,7 +58,7 @@ extension MutablePersistableRecord {
       let useReturning = try db.canUseReturning(forTable: Self.databaseTableName)
       let (success, returned) = try performInsert(
         db, container: container, onConflict: conflictResolution,
-        returning: useReturning ? selection.map(\.sqlSelection) : nil)
+        returning: useReturning ? selection.map { $0.sqlSelection } : nil)
       guard let success else {
         throw DatabaseError(
           resultCode: .SQLITE_CONSTRAINT, message: "the insert into \(Self.databaseTableName) was ignored")
@@ -80,7 +80,7 @@ extension MutablePersistableRecord {
   {
     let primaryKey = try db.recordPrimaryKey(databaseTableName)
     var request = QueryInterfaceRequest<Row>(
-      relation: SQLRelation(tableName: databaseTableName, selection: selection.map(\.sqlSelection)))
+      relation: SQLRelation(tableName: databaseTableName, selection: selection.map { $0.sqlSelection }))
     if primaryKey.isWithoutRowID {
       let key = Dictionary(
         primaryKey.columns.map { ($0, success.persistenceContainer.databaseValue(forColumn: $0) ?? .null) },
@@ -110,7 +110,7 @@ extension MutablePersistableRecord {
   public func update<Columns: Collection>(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, columns: Columns
   ) throws where Columns.Element: ColumnExpression {
-    try update(db, onConflict: conflictResolution, columnNames: Set(columns.map(\.name)))
+    try update(db, onConflict: conflictResolution, columnNames: Set(columns.map { $0.name }))
   }
 
   private func update(
@@ -145,12 +145,12 @@ extension MutablePersistableRecord {
       if try db.canUseReturning(forTable: Self.databaseTableName) {
         row = try performUpdate(
           db, container: container, columns: nil, onConflict: conflictResolution,
-          returning: selection.map(\.sqlSelection))
+          returning: selection.map { $0.sqlSelection })
       } else {
         _ = try performUpdate(db, container: container, columns: nil, onConflict: conflictResolution)
         let key = try recordKey(db, container)
         var request = QueryInterfaceRequest<Row>(
-          relation: SQLRelation(tableName: Self.databaseTableName, selection: selection.map(\.sqlSelection)))
+          relation: SQLRelation(tableName: Self.databaseTableName, selection: selection.map { $0.sqlSelection }))
         request = request.filter(key: key.dictionary.mapValues { $0 as (any DatabaseValueConvertible)? })
         row = try request.fetchOne(db)
       }

@@ -88,7 +88,7 @@ extension MutablePersistableRecord {
     if columns.isEmpty {
       sql += " DEFAULT VALUES"
     } else {
-      let columnList = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+      let columnList = columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")
       let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
       sql += " (\(columnList)) VALUES (\(placeholders))"
     }

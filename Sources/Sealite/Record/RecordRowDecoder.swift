@@ -20,8 +20,13 @@ final class RecordRowDecoder: Decoder {
     self.row = row
     self.recordType = recordType
     self.columnCache = columnCache
+    unmanagedColumnCache = columnCache.map { Unmanaged.passUnretained($0) }
     self.codingPath = codingPath
   }
+
+  /// `columnCache`, for the per-column lookups: the strong reference above keeps
+  /// it alive as long as this decoder, so reading it needs no retain.
+  private let unmanagedColumnCache: Unmanaged<ColumnLookupCache>?
 
   /// Whether a cursor reuses this decoder for each of its rows (its live row is
   /// the same object at each step): the keyed container is then kept too.
@@ -79,8 +84,8 @@ final class RecordRowDecoder: Decoder {
   /// The index of the column a key reads.
   @inline(__always)
   func columnIndex<Key: CodingKey>(forKey key: Key) -> Int? {
-    guard let columnCache else { return resolveColumnIndex(forKey: key.stringValue) }
-    return columnCache.index(forKey: key) { resolveColumnIndex(forKey: $0) }
+    guard let cache = unmanagedColumnCache else { return resolveColumnIndex(forKey: key.stringValue) }
+    return cache._withUnsafeGuaranteedRef { $0.index(forKey: key) { resolveColumnIndex(forKey: $0) } }
   }
 
   private func resolveColumnIndex(forKey name: String) -> Int? {

@@ -5,7 +5,7 @@ extension TableRecord {
   /// All rows of the table.
   public static func all() -> QueryInterfaceRequest<Self> {
     QueryInterfaceRequest(
-      relation: SQLRelation(tableName: databaseTableName, selection: databaseSelection.map(\.sqlSelection)))
+      relation: SQLRelation(tableName: databaseTableName, selection: databaseSelection.map { $0.sqlSelection }))
   }
 
   /// No rows.
@@ -199,7 +199,7 @@ extension QueryInterfaceRequest {
 
   /// Keeps the rows whose single-column primary keys (or rowids) are in `keys`.
   public func filter<Keys: Sequence>(keys: Keys) -> Self where Keys.Element: DatabaseValueConvertible {
-    let values = keys.map(\.databaseValue).filter { !$0.isNull }
+    let values = keys.map { $0.databaseValue }.filter { !$0.isNull }
     if values.isEmpty { return none() }
     let tableName = relation.tableName
     var request = self
@@ -213,7 +213,7 @@ extension QueryInterfaceRequest {
       }
       let column = SQLExpression(.column(primaryKey.columns[0], alias: nil))
       if values.count == 1 { return SQLExpression.equality(column, values[0].sqlExpression, negated: false) }
-      return SQLExpression(.inList(column, values.map(\.sqlExpression), negated: false))
+      return SQLExpression(.inList(column, values.map { $0.sqlExpression }, negated: false))
     })
   }
 

@@ -111,7 +111,7 @@ extension MutablePersistableRecord {
     if container.columns.isEmpty {
       sql += " DEFAULT VALUES"
     } else {
-      sql += " (\(container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))"
+      sql += " (\(container.columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))"
       let placeholders = container.columns.map { column in
         context.append(container.databaseValue(forColumn: column) ?? .null)
       }
@@ -119,7 +119,7 @@ extension MutablePersistableRecord {
     }
     sql += " ON CONFLICT"
     if !plan.conflictTarget.isEmpty {
-      sql += " (\(plan.conflictTarget.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))"
+      sql += " (\(plan.conflictTarget.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))"
     }
     var assignments = plan.assignments(
       container: container, keyColumns: primaryKey.isHiddenRowID ? [] : primaryKey.columns)
@@ -186,7 +186,7 @@ extension MutablePersistableRecord {
     var existing: Row?
     if !conditions.isEmpty {
       existing = try QueryInterfaceRequest<Row>(
-        relation: SQLRelation(tableName: Self.databaseTableName, selection: locator.map(\.sqlSelection))
+        relation: SQLRelation(tableName: Self.databaseTableName, selection: locator.map { $0.sqlSelection })
       ).filter(SQLExpression(.associative("OR", conditions, empty: "0"))).fetchOne(db)
     }
     guard let existing else {

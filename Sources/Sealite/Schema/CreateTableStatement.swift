@@ -79,7 +79,7 @@ struct CreateTableStatement {
 
   /// The statement for a table of another name, with the same definitions.
   func sql(tableName: String) -> String {
-    let prefix = head.significant.prefix { !$0.isKeyword("TABLE") }.map(\.text).joined(separator: " ")
+    let prefix = head.significant.prefix { !$0.isKeyword("TABLE") }.map { $0.text }.joined(separator: " ")
     let definitions = elements.map { $0.tokens.sql.trimmingCharacters(in: .whitespacesAndNewlines) }
     return "\(prefix) TABLE \(tableName.quotedDatabaseIdentifier) (\(definitions.joined(separator: ", ")))"
       + Array(tail.dropFirst()).sql

@@ -78,7 +78,7 @@ extension Database {
         guard try tableExists(table) else { throw DatabaseError.noSuchTable(table) }
         return PrimaryKeyInfo(kind: .hiddenRowID)
       }
-      let names = keyColumns.map(\.name)
+      let names = keyColumns.map { $0.name }
       if hasRowID, keyColumns.count == 1, keyColumns[0].type.uppercased() == "INTEGER" {
         // `INTEGER PRIMARY KEY DESC` is not the rowid: SQLite then made an index.
         let hasKeyIndex = try indexes(on: table).contains { $0.origin == .primaryKeyConstraint }

@@ -185,7 +185,7 @@ extension Database {
     sql += "INDEX "
     if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
     sql += "\(name.quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier)"
-    sql += "(\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))"
+    sql += "(\(columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))"
     if let condition { sql += " WHERE \(condition)" }
     return sql
   }
@@ -213,7 +213,7 @@ extension Database {
     sql += "VIEW "
     if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
     sql += name.quotedDatabaseIdentifier
-    if let columns { sql += "(\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" }
+    if let columns { sql += "(\(columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))" }
     sql += " AS " + (try SQLExpression(literal: sqlLiteral).schemaSQL())
     try execute(sql: sql)
   }

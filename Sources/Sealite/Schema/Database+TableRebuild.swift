@@ -92,8 +92,8 @@ extension Database {
     var temporaryName = "sealite_rebuild_\(tableName)"
     while try tableExists(temporaryName) { temporaryName += "_" }
     try execute(sql: statement.sql(tableName: temporaryName))
-    let target = copied.map(\.to.quotedDatabaseIdentifier).joined(separator: ", ")
-    let source = copied.map(\.from.quotedDatabaseIdentifier).joined(separator: ", ")
+    let target = copied.map { $0.to.quotedDatabaseIdentifier }.joined(separator: ", ")
+    let source = copied.map { $0.from.quotedDatabaseIdentifier }.joined(separator: ", ")
     try execute(
       sql: "INSERT INTO \(temporaryName.quotedDatabaseIdentifier) (\(target)) SELECT \(source) FROM "
         + tableName.quotedDatabaseIdentifier)

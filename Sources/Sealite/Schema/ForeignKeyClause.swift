@@ -29,7 +29,7 @@ struct ForeignKeyClause {
     if let columns = try resolvedDestinationColumns(
       db, definingTable: definingTable, definingPrimaryKey: definingPrimaryKey)
     {
-      text += "(\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))"
+      text += "(\(columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))"
     }
     if let onDelete { text += " ON DELETE \(onDelete.rawValue)" }
     if let onUpdate { text += " ON UPDATE \(onUpdate.rawValue)" }

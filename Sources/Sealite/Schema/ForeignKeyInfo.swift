@@ -14,7 +14,7 @@ public struct ForeignKeyInfo: Sendable {
   public let onUpdate: String
 
   /// The columns of the foreign key in the origin table.
-  public var originColumns: [String] { mapping.map(\.origin) }
+  public var originColumns: [String] { mapping.map { $0.origin } }
   /// The referenced columns in the destination table.
-  public var destinationColumns: [String] { mapping.map(\.destination) }
+  public var destinationColumns: [String] { mapping.map { $0.destination } }
 }

@@ -140,7 +140,7 @@ struct SQLToken: Equatable {
 
 extension Array where Element == SQLToken {
   /// The SQL text of the tokens.
-  var sql: String { map(\.text).joined() }
+  var sql: String { map { $0.text }.joined() }
 
   /// The tokens without white space and comments.
   var significant: [SQLToken] { filter { !$0.isSpace } }

@@ -92,7 +92,7 @@ public final class TableDefinition {
     try body()
     let columns = primaryKeyBodyColumns ?? []
     for column in columns where column.notNull == nil { column.notNull() }
-    primaryKey(columns.map(\.name), onConflict: onConflict)
+    primaryKey(columns.map { $0.name }, onConflict: onConflict)
   }
 
   /// Adds a unique key over several columns (`UNIQUE (a, b)`).
@@ -194,12 +194,12 @@ public final class TableDefinition {
           definitions.append(parts.joined(separator: " "))
         }
         let clause = ForeignKeyClause(
-          destinationTable: foreignKey.destinationTable, destinationColumns: resolved.map(\.destination),
+          destinationTable: foreignKey.destinationTable, destinationColumns: resolved.map { $0.destination },
           onDelete: foreignKey.onDelete, onUpdate: foreignKey.onUpdate, deferred: foreignKey.deferred)
         constraints.append(
           "FOREIGN KEY (\(resolved.map { $0.column.quotedDatabaseIdentifier }.joined(separator: ", "))) "
             + (try clause.sql(db, definingTable: name, definingPrimaryKey: primaryKeyNames)))
-        let columns = resolved.map(\.column)
+        let columns = resolved.map { $0.column }
         let isPrimaryKeyPrefix = primaryKeyNames.map { Array($0.prefix(columns.count)) == columns } ?? false
         if foreignKey.indexed && !isPrimaryKeyPrefix { indexedColumns.append(columns) }
       }
@@ -211,7 +211,7 @@ public final class TableDefinition {
     tableConstraints += uniqueKeys.map { Self.keySQL("UNIQUE", $0) }
     for foreignKey in foreignKeys {
       tableConstraints.append(
-        "FOREIGN KEY (\(foreignKey.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) "
+        "FOREIGN KEY (\(foreignKey.columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", "))) "
           + (try foreignKey.clause.sql(db, definingTable: name, definingPrimaryKey: primaryKeyNames)))
     }
     tableConstraints += constraints
@@ -238,7 +238,7 @@ public final class TableDefinition {
   }
 
   private static func keySQL(_ keyword: String, _ constraint: KeyConstraint) -> String {
-    var text = "\(keyword) (\(constraint.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))"
+    var text = "\(keyword) (\(constraint.columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))"
     if let onConflict = constraint.onConflict { text += " ON CONFLICT \(onConflict.rawValue)" }
     return text
   }
