@@ -155,7 +155,7 @@ public final class Database {
   func didExecute(_ statement: Statement, context: AnyObject?) throws {
     if statement.mayChangeSchema {
       schemaCache.isValidated = false
-      schemaCache.insertStatements.removeAll()
+      schemaCache.removeInsertStatements()
     }
     if statement.writesContent { hasWrittenContent = true }
     if statement.changesSchema {
@@ -327,11 +327,20 @@ public final class Database {
 final class SchemaCacheStorage {
   var schemaVersion: Int32?
   var entries: [String: Any] {
-    didSet { if entries.isEmpty { insertStatements.removeAll() } }
+    didSet { if entries.isEmpty { removeInsertStatements() } }
   }
   /// Record INSERT statements by table, columns and conflict resolution, with
   /// the table's primary key (the Record layer's; emptied with `entries`).
-  var insertStatements: [RecordStatementKey: (statement: Statement, primaryKey: Any)] = [:]
+  var insertStatements: [RecordStatementKey: (statement: Statement, primaryKey: AnyObject)] = [:]
+  /// The INSERT statement used last: a loop that inserts records of one type
+  /// asks for the same one each time, and comparing its key is cheaper than
+  /// hashing it.
+  var lastInsertStatement: (key: RecordStatementKey, statement: Statement, primaryKey: AnyObject)?
+
+  func removeInsertStatements() {
+    insertStatements.removeAll()
+    lastInsertStatement = nil
+  }
 
   init() {
     entries = [:]

@@ -59,20 +59,26 @@ public struct StatementArguments: Hashable, Sendable {
   private static func convert(_ value: (any DatabaseValueConvertible)?, failure: inout String?)
     -> DatabaseValue
   {
-    guard let value else { return .null }
-    let dbValue = value.databaseValue
+    guard let dbValue = value?.databaseValue else { return .null }
     // Only an integer beyond Int64's range (a UInt or UInt64, maybe wrapped in
-    // optionals) converts to a REAL that its checked conversion rejects: skip
-    // the dynamic cast, and its conformance lookup, for every other value.
-    guard case .double = dbValue.storage, type(of: value) != Double.self else { return dbValue }
-    if let checked = value as? any CheckedDatabaseValueConvertible {
-      do {
-        return try checked.checkedDatabaseValue()
-      } catch let error as DatabaseError {
-        failure = failure ?? error.message
-      } catch {
-        failure = failure ?? "\(error)"
-      }
+    // optionals) converts to a REAL that its checked conversion rejects.
+    guard case .double = dbValue.storage else { return dbValue }
+    return checkedConversion(of: value, dbValue, failure: &failure)
+  }
+
+  @inline(never)
+  private static func checkedConversion(
+    of value: (any DatabaseValueConvertible)?, _ dbValue: DatabaseValue, failure: inout String?
+  ) -> DatabaseValue {
+    guard let value, type(of: value) != Double.self,
+      let checked = value as? any CheckedDatabaseValueConvertible
+    else { return dbValue }
+    do {
+      return try checked.checkedDatabaseValue()
+    } catch let error as DatabaseError {
+      failure = failure ?? error.message
+    } catch {
+      failure = failure ?? "\(error)"
     }
     return dbValue
   }
@@ -115,21 +121,20 @@ public struct StatementArguments: Hashable, Sendable {
 extension StatementArguments: ExpressibleByArrayLiteral {
   public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
     // `[a, b, c]` is the common way to pass arguments: convert the array's
-    // elements in place, without the generic sequence path's copies.
+    // elements where they are, without copying them first.
     var failure: String?
-    let values = [DatabaseValue](unsafeUninitializedCapacity: elements.count) { buffer, initialized in
-      elements.withUnsafeBufferPointer { elements in
-        for index in elements.indices {
-          (buffer.baseAddress! + index).initialize(
-            to: StatementArguments.convert(elements[index], failure: &failure))
-        }
+    var values: [DatabaseValue] = []
+    values.reserveCapacity(elements.count)
+    elements.withUnsafeBufferPointer { elements in
+      for index in elements.indices {
+        values.append(StatementArguments.convert(elements[index], failure: &failure))
       }
-      initialized = elements.count
     }
     self.init()
     self.values = values
     conversionFailure = failure
   }
+
 }
 
 extension StatementArguments: ExpressibleByDictionaryLiteral {

@@ -3,7 +3,8 @@
 extension TableRecord {
   static func associationRelation<Destination: TableRecord>(_ destination: Destination.Type) -> SQLRelation {
     SQLRelation(
-      tableName: Destination.databaseTableName, selection: Destination.databaseSelection.map { $0.sqlSelection })
+      tableName: Destination.databaseTableName,
+      selection: Destination.databaseSelection.map { $0.sqlSelection })
   }
 
   /// An association to the row this record refers to: this record's table

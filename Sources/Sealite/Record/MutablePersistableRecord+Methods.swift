@@ -150,7 +150,8 @@ extension MutablePersistableRecord {
         _ = try performUpdate(db, container: container, columns: nil, onConflict: conflictResolution)
         let key = try recordKey(db, container)
         var request = QueryInterfaceRequest<Row>(
-          relation: SQLRelation(tableName: Self.databaseTableName, selection: selection.map { $0.sqlSelection }))
+          relation: SQLRelation(
+            tableName: Self.databaseTableName, selection: selection.map { $0.sqlSelection }))
         request = request.filter(key: key.dictionary.mapValues { $0 as (any DatabaseValueConvertible)? })
         row = try request.fetchOne(db)
       }

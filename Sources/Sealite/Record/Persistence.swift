@@ -78,10 +78,16 @@ extension MutablePersistableRecord {
   ) throws -> (Statement, RecordPrimaryKey) {
     let key = RecordStatementKey(
       table: Self.databaseTableName, columns: columns, resolution: resolution.rawValue)
-    if returning == nil, let cached = db.schemaCache.insertStatements[key],
-      let primaryKey = cached.primaryKey as? RecordPrimaryKey
-    {
-      return (cached.statement, primaryKey)
+    let cache = db.schemaCache
+    if returning == nil {
+      // Only this method stores into the cache, always a RecordPrimaryKeyBox.
+      if let last = cache.lastInsertStatement, last.key == key {
+        return (last.statement, unsafeDowncast(last.primaryKey, to: RecordPrimaryKeyBox.self).primaryKey)
+      }
+      if let cached = cache.insertStatements[key] {
+        cache.lastInsertStatement = (key, cached.statement, cached.primaryKey)
+        return (cached.statement, unsafeDowncast(cached.primaryKey, to: RecordPrimaryKeyBox.self).primaryKey)
+      }
     }
     let table = Self.databaseTableName.quotedDatabaseIdentifier
     var sql = "INSERT \(Self.conflictClause(resolution))INTO \(table)"
@@ -99,7 +105,9 @@ extension MutablePersistableRecord {
     let statement = try db.cachedStatement(sql: sql)
     let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
     if returning == nil {
-      db.schemaCache.insertStatements[key] = (statement, primaryKey)
+      let box = RecordPrimaryKeyBox(primaryKey)
+      cache.insertStatements[key] = (statement, box)
+      cache.lastInsertStatement = (key, statement, box)
     }
     return (statement, primaryKey)
   }
@@ -170,4 +178,10 @@ extension MutablePersistableRecord {
 extension PersistenceContainer {
   /// The values, as statement arguments.
   var valuesForBinding: [(any DatabaseValueConvertible)?] { values.map { $0 } }
+}
+
+/// A record primary key, as the connection's cache of INSERT statements keeps it.
+final class RecordPrimaryKeyBox {
+  let primaryKey: RecordPrimaryKey
+  init(_ primaryKey: RecordPrimaryKey) { self.primaryKey = primaryKey }
 }

@@ -238,7 +238,8 @@ public final class TableDefinition {
   }
 
   private static func keySQL(_ keyword: String, _ constraint: KeyConstraint) -> String {
-    var text = "\(keyword) (\(constraint.columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))"
+    var text =
+      "\(keyword) (\(constraint.columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))"
     if let onConflict = constraint.onConflict { text += " ON CONFLICT \(onConflict.rawValue)" }
     return text
   }
