@@ -18,47 +18,62 @@ import CSQLCipher
 // closure) is immutable. A statement-backed row reads a live statement; cursors
 // never let it escape their closure, and `copy()` is the documented way out.
 public final class Row: @unchecked Sendable {
-  @usableFromInline let layout: RowLayout
-  /// The statement a live cursor row reads; nil for a copied row.
-  let statement: Statement?
-  // The storage is spread over plain stored properties, not an enum, so that the
+  // Five stored properties (56 bytes with the object header): `Row.fetchAll`
+  // allocates one row object per row, and a smaller object is a smaller malloc
+  // size class. The storage is plain stored properties, not an enum, so that the
   // inlinable subscripts read a column with a couple of loads: no switch, and no
   // retain of the statement or of the values on each access.
-  /// The SQLite statement a live cursor row reads; nil for a copied row.
-  @usableFromInline let _sqliteStatement: SQLiteStatement?
-  /// The values of a copied row, in a ``RowValueBuffer`` that `owner` keeps
-  /// alive; nil for a live cursor row.
-  @usableFromInline let _values: UnsafePointer<DatabaseValue>?
+  @usableFromInline let layout: RowLayout
+  /// The SQLite statement of a live row with its lowest bit set, or the address
+  /// of a copied row's values (in a ``RowValueBuffer`` that `owner` keeps
+  /// alive). Both are aligned, so the bit is free.
+  @usableFromInline let _storage: UInt
   /// The number of columns.
   @usableFromInline let _count: Int
-  /// What keeps the row's data alive: the cursor's stepper, which keeps the
-  /// statement on the current row, or the buffer of a copied row's values.
-  private let owner: AnyObject?
+  /// What keeps the row's data alive: for a live row, the cursor's stepper
+  /// (which keeps the statement on the current row) or the statement; for a
+  /// copied row, the buffer of its values.
+  private let owner: AnyObject
   /// Rows of included associations, when the row comes from such a request.
   var extras: RowExtras?
 
-  init(statement: Statement, keepAlive: AnyObject? = nil) {
+  init(statement: Statement, keepAlive: StatementStepper? = nil) {
     layout = statement.layout
-    self.statement = statement
-    _sqliteStatement = statement.sqliteStatement
-    _values = nil
-    _count = statement.layout.names.count
-    owner = keepAlive
+    _storage = UInt(bitPattern: statement.sqliteStatement) | 1
+    _count = statement.layout._count
+    owner = keepAlive ?? statement
   }
 
-  init(layout: RowLayout, values: UnsafePointer<DatabaseValue>, count: Int, owner: RowValueBuffer) {
+  init(layout: RowLayout, values: UnsafePointer<DatabaseValue>, owner: RowValueBuffer) {
     self.layout = layout
-    statement = nil
-    _sqliteStatement = nil
-    _values = values
-    _count = count
+    _storage = UInt(bitPattern: values)
+    _count = layout._count
     self.owner = owner
+  }
+
+  /// The SQLite statement a live cursor row reads; nil for a copied row.
+  @inlinable
+  var _sqliteStatement: SQLiteStatement? {
+    _storage & 1 == 0 ? nil : SQLiteStatement(bitPattern: _storage & ~1)
+  }
+
+  /// The values of a copied row; nil for a live cursor row.
+  @inlinable
+  var _values: UnsafePointer<DatabaseValue>? {
+    _storage & 1 == 0 ? UnsafePointer(bitPattern: _storage) : nil
+  }
+
+  /// The statement of a live row.
+  var statement: Statement? {
+    if let stepper = owner as? StatementStepper { return stepper.statement }
+    return owner as? Statement
   }
 
   convenience init(layout: RowLayout, values: ContiguousArray<DatabaseValue>) {
     let buffer = RowValueBuffer(capacity: values.count)
     for value in values { buffer.append(value) }
-    self.init(layout: layout, values: buffer.base, count: values.count, owner: buffer)
+    precondition(values.count == layout._count, "a row needs one value per column")
+    self.init(layout: layout, values: buffer.base, owner: buffer)
   }
 
   /// Creates an empty row.

@@ -3,10 +3,13 @@
 @usableFromInline
 final class RowLayout: Sendable {
   let names: [String]
+  /// The number of columns.
+  @usableFromInline let _count: Int
   private let indexes: [String: Int]
 
   init(names: [String]) {
     self.names = names
+    _count = names.count
     var indexes: [String: Int] = [:]
     indexes.reserveCapacity(names.count)
     // The leftmost column wins when several have the same name.

@@ -56,6 +56,6 @@ struct RowCopier {
     }
     let start = target.base + target.count
     for index in 0..<count { target.append(readDatabaseValue(sqliteStatement, CInt(index))) }
-    return Row(layout: row.layout, values: start, count: count, owner: target)
+    return Row(layout: row.layout, values: start, owner: target)
   }
 }
