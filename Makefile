@@ -99,10 +99,13 @@ SANITIZE_ARGS ?=
 # - CursorTests/constantMemory measures the memory a cursor holds against fetchAll's;
 #   AddressSanitizer keeps freed memory in quarantine and ThreadSanitizer shadows it.
 SANITIZE_SKIP ?= ValueObservationTests/debounce|CursorTests/constantMemory
-# Tests that run on their own, after the others: FileChangeMonitorTests count handler
-# calls over windows of their monitors' 60 s idle interval; in a sanitized parallel
-# run a test may resume more than 60 s after it started, and the idle call counts too.
-SANITIZE_ALONE ?= FileChangeMonitorTests
+# Tests that run on their own, after the others. In a sanitized parallel run the
+# synchronous tests (dbkey, keyring) hold both threads of the cooperative pool for
+# minutes, and an async test may resume minutes after it started:
+# - FileChangeMonitorTests count handler calls over windows of their monitors' 60 s
+#   idle interval, and the idle call counts too;
+# - the observation suites wait (60 s) for values that tasks of their own produce.
+SANITIZE_ALONE ?= FileChangeMonitorTests|OtherProcessesObservationTests|ValueObservationTests|AsyncValueObservationTests
 # Reports are written to files under the scratch path (log_path), one per process,
 # so that a report from a program a test spawned (whose standard error the test
 # reads) is not lost either: any report file fails the run, after printing it.

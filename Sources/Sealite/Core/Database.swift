@@ -337,9 +337,14 @@ final class SchemaCacheStorage {
   /// hashing it.
   var lastInsertStatement: (key: RecordStatementKey, statement: Statement, primaryKey: AnyObject)?
 
+  /// The SQL of primary-key lookups by record type (the Record layer's).
+  var primaryKeyLookups: [ObjectIdentifier: AnyObject] = [:]
+
+  /// Forgets the Record layer's statements: the schema they were built for changed.
   func removeInsertStatements() {
     insertStatements.removeAll()
     lastInsertStatement = nil
+    primaryKeyLookups.removeAll()
   }
 
   init() {

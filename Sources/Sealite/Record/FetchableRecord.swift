@@ -230,7 +230,9 @@ extension FetchableRecord where Self: TableRecord {
 
   /// The record with the single-column primary key `key`, or nil.
   public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
-    try filter(key: key).fetchOne(db)
+    let value = key.databaseValue
+    if value.isNull { return nil }
+    return try fetchOneByPrimaryKey(db, value: value)
   }
 
   /// The record with the given key values, or nil.

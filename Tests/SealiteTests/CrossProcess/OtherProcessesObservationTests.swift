@@ -232,9 +232,13 @@ struct OtherProcessesObservationTests {
     try makeSchema(setup)
     try setup.close()
     let key = String(repeating: "42", count: 32) + "\n"
+    // The readers' timeout only guards against a hang: it runs from their start,
+    // and the writer starts when this test resumes after their `ready`, which a
+    // saturated run (sanitizers: minutes) can delay well past the default.
     let readers = try (0..<3).map { index in
       try SpawnedProcess(
-        sealiteWatchPath, ["observe", path, "--until", "\(commits)"] + (index == 2 ? ["--queue"] : []),
+        sealiteWatchPath,
+        ["observe", path, "--until", "\(commits)", "--timeout", "1800"] + (index == 2 ? ["--queue"] : []),
         input: key)
     }
     for reader in readers {

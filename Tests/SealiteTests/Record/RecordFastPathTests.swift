@@ -67,6 +67,24 @@ private struct Toy: Codable, FetchableRecord, PersistableRecord, Equatable {
   var petId: Int64
 }
 
+/// A record whose selection takes an argument of its own: its lookups by key
+/// can not reuse one SQL with the key as the only argument.
+private struct BonusPet: Codable, FetchableRecord, TableRecord, Equatable {
+  static let databaseTableName = "pet"
+  static var databaseSelection: [any SQLSelectable] {
+    [AllColumns(), SQL(sql: "? AS bonus", arguments: [10])]
+  }
+  var id: Int64
+  var name: String
+  var bonus: Int
+}
+
+/// A record of a table whose primary key is a text.
+private struct Tag: Codable, FetchableRecord, PersistableRecord, Equatable {
+  var code: String
+  var label: String
+}
+
 @Suite("Record fast paths")
 struct RecordFastPathTests {
   private func variantQueue() throws -> DatabaseQueue {
@@ -216,5 +234,70 @@ struct RecordFastPathTests {
       try db.execute(sql: "INSERT INTO t VALUES (?, ?)", arguments: [2.5, UInt64(7)])
       #expect(try Row.fetchAll(db, sql: "SELECT * FROM t") == [["a": 2.5, "b": 7]])
     }
+  }
+
+  @Test("lookups by primary key find each record, nil for a missing or NULL key")
+  func lookups() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in
+      try db.execute(sql: "CREATE TABLE pet(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+      try db.execute(sql: "CREATE TABLE tag(code TEXT PRIMARY KEY, label TEXT NOT NULL)")
+      for id in Int64(1)...30 { try Pet(id: id, name: "pet \(id)").insert(db) }
+      for code in ["a", "b", "c"] { try Tag(code: code, label: "label \(code)").insert(db) }
+    }
+    try dbQueue.read { db throws in
+      for id in [Int64(7), 1, 30, 7, 12] {
+        #expect(try Pet.fetchOne(db, key: id) == Pet(id: id, name: "pet \(id)"))
+      }
+      #expect(try Pet.fetchOne(db, key: 31) == nil)
+      #expect(try Pet.fetchOne(db, key: Int64?.none) == nil)
+      // A text key compares as SQLite compares it with an INTEGER column, as the
+      // query interface's request does.
+      #expect(try Pet.fetchOne(db, key: "3") == Pet.filter(key: "3").fetchOne(db))
+      #expect(try Pet.fetchOne(db, key: "3")?.id == 3)
+      #expect(try Tag.fetchOne(db, key: "b") == Tag(code: "b", label: "label b"))
+      #expect(try Tag.fetchOne(db, key: "z") == nil)
+      // Lookups of two types in turns each keep their own SQL.
+      #expect(try Pet.fetchOne(db, key: 2)?.name == "pet 2")
+      #expect(try Tag.fetchOne(db, key: "c")?.label == "label c")
+      #expect(try BonusPet.fetchOne(db, key: 4) == BonusPet(id: 4, name: "pet 4", bonus: 10))
+      #expect(try Pet.fetchOne(db, key: 5)?.name == "pet 5")
+    }
+  }
+
+  @Test("after the table changes, lookups by primary key read the new table")
+  func lookupAfterSchemaChange() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in
+      try db.execute(sql: "CREATE TABLE tag(code TEXT PRIMARY KEY, label TEXT NOT NULL)")
+      try Tag(code: "a", label: "first").insert(db)
+      #expect(try Tag.fetchOne(db, key: "a")?.label == "first")
+      try db.execute(sql: "DROP TABLE tag")
+      try db.execute(sql: "CREATE TABLE tag(label TEXT NOT NULL, code TEXT PRIMARY KEY) WITHOUT ROWID")
+      try Tag(code: "a", label: "second").insert(db)
+      #expect(try Tag.fetchOne(db, key: "a") == Tag(code: "a", label: "second"))
+    }
+  }
+
+  @Test("an observation of a lookup by primary key is not refreshed by changes of other rows")
+  func lookupRegion() async throws {
+    let dbQueue = try DatabaseQueue()
+    try await dbQueue.write { db in
+      try db.execute(sql: "CREATE TABLE pet(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+      try Pet(id: 1, name: "one").insert(db)
+      try Pet(id: 2, name: "two").insert(db)
+    }
+    let changes = Locked(0)
+    let observation = ValueObservation.tracking { db in try Pet.fetchOne(db, key: 1) }
+      .handleEvents(databaseDidChange: { changes.withLock { $0 += 1 } })
+    let recorder = ValueRecorder<Pet?>()
+    let cancellable = recorder.start(observation, in: dbQueue)
+    #expect(await eventually { recorder.values.value.count == 1 })
+    try await dbQueue.write { db in try db.execute(sql: "UPDATE pet SET name = 'deux' WHERE id = 2") }
+    #expect(changes.value == 0)
+    try await dbQueue.write { db in try db.execute(sql: "UPDATE pet SET name = 'un' WHERE id = 1") }
+    #expect(await eventually { recorder.last??.name == "un" })
+    #expect(changes.value == 1)
+    withExtendedLifetime(cancellable) {}
   }
 }

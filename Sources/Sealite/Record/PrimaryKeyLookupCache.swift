@@ -1,0 +1,59 @@
+/// The SQL of `Record.fetchOne(db, key:)` for one record type, built once per
+/// connection (and again after a schema change) instead of once per lookup:
+/// generating the SELECT through the query interface costs more than running it.
+final class PrimaryKeyLookupSQL {
+  /// The SELECT, whose only argument is the key; nil when the record type's
+  /// request takes other arguments or joins, and every lookup takes the
+  /// general path.
+  let sql: String?
+  /// The table whose rowid the key is, for observation regions; nil when the
+  /// primary key is not the rowid.
+  let rowIDTable: String?
+
+  init(sql: String?, rowIDTable: String?) {
+    self.sql = sql
+    self.rowIDTable = rowIDTable
+  }
+}
+
+extension FetchableRecord where Self: TableRecord {
+  /// `fetchOne(db, key:)` through the SQL remembered for this record type.
+  static func fetchOneByPrimaryKey(_ db: Database, value: DatabaseValue) throws -> Self? {
+    let cache = db.schemaCache
+    let type = ObjectIdentifier(Self.self)
+    let lookup: PrimaryKeyLookupSQL
+    if let cached = cache.primaryKeyLookups[type] {
+      // Only this method stores into the cache, always a PrimaryKeyLookupSQL.
+      lookup = unsafeDowncast(cached, to: PrimaryKeyLookupSQL.self)
+    } else {
+      lookup = try makeLookupSQL(db, value: value)
+      cache.primaryKeyLookups[type] = lookup
+    }
+    guard let sql = lookup.sql else { return try filter(key: value).fetchOne(db) }
+    let statement = try db.fetchStatement(sql: sql)
+    var arguments = StatementArguments()
+    arguments.values = [value]
+    try statement.setArguments(arguments)
+    // What the general path tells observations: this lookup reads one rowid.
+    if let table = lookup.rowIDTable, case .int64(let rowID) = value.storage {
+      statement.selectedRowIDs = (table, [rowID])
+    } else {
+      statement.selectedRowIDs = nil
+    }
+    return try RecordCursor<Self>(statement: statement).next()
+  }
+
+  /// The SQL the query interface builds for a lookup of `value`, if `value` is
+  /// its only argument.
+  private static func makeLookupSQL(_ db: Database, value: DatabaseValue) throws -> PrimaryKeyLookupSQL {
+    let relation = filter(key: value).relation
+    let context = SQLGenerationContext(db: db)
+    let sql = try relation.selectSQL(db, context, singleResult: true)
+    let hasScopes = try relation.scopeLayout(db) != nil
+    let isPlain =
+      !relation.hasJoins && !relation.hasPrefetches && !hasScopes
+      && context.arguments?.values == [value] && context.arguments?.namedValues.isEmpty == true
+    let rowIDTable = try db.primaryKey(databaseTableName).rowIDColumn == nil ? nil : relation.tableName
+    return PrimaryKeyLookupSQL(sql: isPlain ? sql : nil, rowIDTable: rowIDTable)
+  }
+}
