@@ -28,7 +28,7 @@ struct CommandLineOptions {
   var jsonPath: String?
   var markdown = false
   var rows = 100_000
-  var rounds = 5
+  var rounds = 11
   var lookups = 10_000
   var commits = 1_000
   var memoryRows = 1_000_000
@@ -44,7 +44,7 @@ struct CommandLineOptions {
     workloads: \(Workload.allCases.map(\.rawValue).joined(separator: " "))
 
     options:
-      --rounds N        rounds after the warm-up round (default 5)
+      --rounds N        rounds after the warm-up round (default 11)
       --rows N          rows of the insert and fetch workloads (default 100000)
       --lookups N       primary-key lookups (default 10000)
       --commits N       commits of the observation workloads (default 1000)
