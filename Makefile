@@ -138,10 +138,11 @@ export LSAN_SUPPRESSIONS
 # without an order between them (a 4-thread counter under Mutex.withLock alone gets
 # a "Swift access race" report, and counts exactly). Sealite and its tests lock with
 # `Locked` (a pthread mutex, which ThreadSanitizer intercepts), so this only serves
-# the programs that use Mutex (dbkey, sealite-watch, sealite-stress). The pattern
-# matches the closures Mutex.withLock runs, `(inout sending State) throws(E) ->
-# sending T`, when they are the access reported: an access outside a lock that races
-# with one inside it is still reported when it comes second.
+# the programs that use Mutex (dbkey, sealite-watch, sealite-stress and
+# sealite-quickstart). The pattern matches the closures Mutex.withLock runs,
+# `(inout sending State) throws(E) -> sending T`, when they are the access reported:
+# an access outside a lock that races with one inside it is still reported when it
+# comes second.
 define TSAN_SUPPRESSIONS
 race_top:zYu*YTXEfU
 endef

@@ -20,29 +20,54 @@ func check(_ condition: Bool, _ message: @autoclosure () -> String, line: Int = 
   }
 }
 
-/// Every line printed so far: the README's examples print their results, and the
-/// quick start checks what they printed, even from callbacks on other threads.
-private let printedLines = Mutex<[String]>([])
+/// Every line printed so far, and who waits for which line: the README's examples
+/// print their results, and the quick start checks what they printed, even from
+/// callbacks on other threads.
+private struct Printed {
+  var lines: [String] = []
+  var waiters: [(id: Int, line: String, continuation: CheckedContinuation<Bool, Never>)] = []
+  var nextWaiterID = 0
+}
 
-/// Prints a line, as Swift's `print` does, and remembers it for ``waitForPrinted(_:)``.
+private let printed = Mutex(Printed())
+
+/// Prints a line, as Swift's `print` does, and remembers it for ``waitForPrinted(_:sourceLine:)``.
 func print(_ items: Any..., separator: String = " ") {
   let line = items.map { "\($0)" }.joined(separator: separator)
-  printedLines.withLock { lines in
+  let waiting = printed.withLock { state in
     Swift.print(line)
-    lines.append(line)
+    state.lines.append(line)
+    let waiting = state.waiters.filter { $0.line == line }.map(\.continuation)
+    state.waiters.removeAll { $0.line == line }
+    return waiting
   }
+  for continuation in waiting { continuation.resume(returning: true) }
 }
 
 /// Whether a line holding `text` was printed.
 func hasPrinted(containing text: String) -> Bool {
-  printedLines.withLock { $0.contains { $0.contains(text) } }
+  printed.withLock { $0.lines.contains { $0.contains(text) } }
 }
 
-/// Waits until a line equal to `line` was printed; fails the example after 10 seconds.
+/// Waits until a line equal to `line` is printed (resumed by ``print(_:separator:)``);
+/// fails the example if it is not printed within 10 seconds.
 func waitForPrinted(_ line: String, sourceLine: Int = #line) async throws {
-  let deadline = ContinuousClock.now + .seconds(10)
-  while !printedLines.withLock({ $0.contains(line) }) {
-    check(ContinuousClock.now < deadline, "never printed: \(line)", line: sourceLine)
-    try await Task.sleep(for: .milliseconds(5))
+  let wasPrinted = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+    let id: Int? = printed.withLock { state in
+      if state.lines.contains(line) { return nil }
+      defer { state.nextWaiterID += 1 }
+      state.waiters.append((state.nextWaiterID, line, continuation))
+      return state.nextWaiterID
+    }
+    guard let id else { return continuation.resume(returning: true) }
+    // A hang guard: only a line that never comes is resumed from here.
+    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(10)) {
+      let expired = printed.withLock { state -> CheckedContinuation<Bool, Never>? in
+        guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+        return state.waiters.remove(at: index).continuation
+      }
+      expired?.resume(returning: false)
+    }
   }
+  check(wasPrinted, "never printed: \(line)", line: sourceLine)
 }

@@ -22,7 +22,13 @@ public struct KeyringDatabase: Sendable, Hashable {
   /// directory). Throws ``KeyringError/invalidDatabasePath(_:)`` for an empty path.
   public init(path: String, name: String? = nil) throws {
     guard !path.isEmpty else { throw KeyringError.invalidDatabasePath(path) }
-    canonicalPath = Self.canonicalPath(path)
+    self.init(canonicalPath: Self.canonicalPath(path), name: name)
+  }
+
+  /// Identifies the database at a path that is canonical already (taken from
+  /// another value): nothing to resolve, nothing that can fail.
+  init(canonicalPath: String, name: String?) {
+    self.canonicalPath = canonicalPath
     self.name = name?.isEmpty == true ? nil : name
   }
 

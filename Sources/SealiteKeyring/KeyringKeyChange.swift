@@ -16,8 +16,7 @@ extension KeyringDatabase {
   /// The keyring item that holds the new key while a key change is in progress:
   /// the same path, under a reserved name.
   public var pendingKeyItem: KeyringDatabase {
-    // The name can not be nil or empty, so the initializer can not throw.
-    try! KeyringDatabase(path: canonicalPath, name: "sealite.pending-key" + (name.map { ":" + $0 } ?? ""))
+    KeyringDatabase(canonicalPath: canonicalPath, name: "sealite.pending-key" + (name.map { ":" + $0 } ?? ""))
   }
 }
 

@@ -7,8 +7,9 @@ import Foundation
 /// critical section. `Mutex` on Linux hands a contended lock over through a futex
 /// inside the uninstrumented Synchronization library, and ThreadSanitizer then
 /// reports two critical sections of the same lock as a race.
-final class Locked<Value>: @unchecked Sendable {
-  // @unchecked Sendable: `value` is only read and written with `mutex` held.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+  // @unchecked Sendable: `storage` is only read and written with `mutex` held,
+  // and it is Sendable itself, so what a thread takes out it may keep.
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private var storage: Value
 

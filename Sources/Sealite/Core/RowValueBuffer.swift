@@ -5,6 +5,10 @@
 /// row copied into a buffer keeps it alive; the buffer is freed with the last
 /// of them. Values are written once, before the row that reads them exists, and
 /// never change after: the buffer is immutable as far as rows can tell.
+// @unchecked Sendable: `count` and the values change only in `append`, called by
+// the `RowCopier` of one fetch, on the thread of that database access, before the
+// row that reads the new values exists. A row, once handed out, only reads values
+// that are never written again; `deinit` runs after the last row is gone.
 @usableFromInline
 final class RowValueBuffer: @unchecked Sendable {
   let base: UnsafeMutablePointer<DatabaseValue>

@@ -956,21 +956,34 @@ private func spawnDbkey(_ arguments: [String], input: String, sandbox: DbkeySand
   guard code == 0 else { throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO) }
 
   var result = DbkeyRun()
-  var status: Int32 = 0
-  while true {
-    let waited = waitpid(pid, &status, WNOHANG)
-    if waited == pid { break }
-    if waited < 0 && errno != EINTR { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    if clock.now - start > timeout {
-      // A new session is a new process group: kill whatever dbkey started too.
+  // Waits for dbkey's exit itself; a timer kills it (and, a new session being a
+  // new process group, whatever it started) if it is still running at `timeout`.
+  // The exit is first observed without reaping (WNOWAIT), so the timer never
+  // signals a pid that was reaped and could be reused.
+  let outcome = Locked((exited: false, killed: false))
+  let (seconds, attoseconds) = timeout.components
+  let killer = DispatchWorkItem {
+    outcome.withLock { outcome in
+      guard !outcome.exited else { return }
       kill(-pid, SIGKILL)
       kill(pid, SIGKILL)
-      while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-      result.timedOut = true
-      break
+      outcome.killed = true
     }
-    usleep(2000)
   }
+  DispatchQueue.global().asyncAfter(
+    deadline: .now() + .milliseconds(Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)),
+    execute: killer)
+  var info = siginfo_t()
+  while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 {
+    guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+  }
+  result.timedOut = outcome.withLock { outcome in
+    outcome.exited = true
+    return outcome.killed
+  }
+  killer.cancel()
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
   result.duration = clock.now - start
   let signal = status & 0x7F
   if signal == 0 {
