@@ -21,7 +21,15 @@ public final class Statement {
   /// this statement.
   let layout: RowLayout
   /// The arguments last bound.
-  public private(set) var arguments = StatementArguments()
+  public var arguments: StatementArguments {
+    switch boundArguments {
+    case .converted(let arguments): return arguments
+    case .positional(let values): return StatementArguments(values)
+    }
+  }
+  /// The arguments last bound, as given: values bound straight from an array
+  /// are converted to ``StatementArguments`` only when asked for.
+  private var boundArguments = BoundArguments.converted(StatementArguments())
   /// True for CREATE, ALTER, DROP and other statements that may change the
   /// schema (anything that writes and is not INSERT, UPDATE, DELETE or SELECT).
   let mayChangeSchema: Bool
@@ -109,7 +117,7 @@ public final class Statement {
         if code != SQLITE_OK { throw makeError(code: code) }
         index += 1
       }
-      self.arguments = arguments
+      boundArguments = .converted(arguments)
       return
     }
     var consumer = ArgumentConsumer(arguments)
@@ -134,7 +142,26 @@ public final class Statement {
         throw makeError(code: code)
       }
     }
-    self.arguments = arguments
+    boundArguments = .converted(arguments)
+  }
+
+  /// Binds one value per parameter, in order, converting each as it is bound.
+  /// Anything else than one value per parameter, or a value that does not fit
+  /// SQLite, goes through ``setArguments(_:)`` for its error.
+  func setArguments(_ values: [(any DatabaseValueConvertible)?]) throws {
+    guard values.count == parameterNames.count else {
+      return try setArguments(StatementArguments(values))
+    }
+    sqlite3_reset(sqliteStatement)
+    boundArguments = .positional(values)
+    var failure: String?
+    try values.withUnsafeBufferPointer { values in
+      try StatementArguments.convertInPlace(values, failure: &failure) { offset, dbValue in
+        let code = Statement.bind(dbValue, at: CInt(offset + 1), in: sqliteStatement)
+        if code != SQLITE_OK { throw makeError(code: code) }
+      }
+    }
+    if failure != nil { try setArguments(StatementArguments(values)) }
   }
 
   @inline(__always)
@@ -163,6 +190,27 @@ public final class Statement {
   /// Runs the statement to completion, with new arguments if given.
   public func execute(arguments: StatementArguments? = nil) throws {
     if let arguments { try setArguments(arguments) }
+    try run()
+  }
+
+  /// Runs the statement to completion with `values` bound to its parameters,
+  /// in order: the same as `execute(arguments: StatementArguments(values))`.
+  ///
+  /// An array literal of arguments picks this method, which binds each value
+  /// as it converts it instead of building ``StatementArguments`` first: the
+  /// fast way to run one prepared statement many times.
+  ///
+  ///     let statement = try db.makeStatement(sql: "INSERT INTO player (id, name) VALUES (?, ?)")
+  ///     for player in players {
+  ///       try statement.execute(arguments: [player.id, player.name])
+  ///     }
+  public func execute(arguments values: [(any DatabaseValueConvertible)?]) throws {
+    try setArguments(values)
+    try run()
+  }
+
+  /// Steps the statement, with the arguments already bound, until it is done.
+  private func run() throws {
     guard let database else {
       throw DatabaseError.misuse("the database of this statement is closed", sql: sql)
     }
@@ -192,9 +240,9 @@ public final class Statement {
       let code = Statement.bind(value, at: CInt(offset + 1), in: sqliteStatement)
       if code != SQLITE_OK { throw makeError(code: code) }
     }
-    var boundArguments = StatementArguments()
-    boundArguments.values = values
-    arguments = boundArguments
+    var arguments = StatementArguments()
+    arguments.values = values
+    boundArguments = .converted(arguments)
     let context = try database.willExecute(self)
     let code = sqlite3_step(sqliteStatement)
     if code != SQLITE_DONE && code != SQLITE_ROW {
@@ -212,6 +260,12 @@ public final class Statement {
       sqlite3_db_handle(sqliteStatement), code: code, sql: sql, arguments: arguments,
       publicStatementArguments: database?.configuration.publicStatementArguments ?? false)
   }
+}
+
+/// The arguments a statement last bound.
+private enum BoundArguments {
+  case converted(StatementArguments)
+  case positional([(any DatabaseValueConvertible)?])
 }
 
 extension Statement: CustomStringConvertible {
