@@ -14,6 +14,11 @@ final class RowValueBuffer: @unchecked Sendable {
   let base: UnsafeMutablePointer<DatabaseValue>
   let capacity: Int
   private(set) var count = 0
+  /// The layouts of the rows whose values are here: rows do not retain their
+  /// layout, their buffer does (one fetch copies rows of one layout).
+  private var layouts: [RowLayout] = []
+  /// The last of `layouts`, compared without a retain.
+  private var lastLayout: ObjectIdentifier?
 
   init(capacity: Int) {
     self.capacity = capacity
@@ -23,6 +28,29 @@ final class RowValueBuffer: @unchecked Sendable {
   deinit {
     base.deinitialize(count: count)
     base.deallocate()
+  }
+
+  /// Keeps `layout` alive as long as this buffer.
+  @inline(__always)
+  func keepAlive(_ layout: RowLayout) {
+    if lastLayout != ObjectIdentifier(layout) { keepNewLayout(layout) }
+  }
+
+  @inline(never)
+  private func keepNewLayout(_ layout: RowLayout) {
+    layouts.append(layout)
+    lastLayout = ObjectIdentifier(layout)
+  }
+
+  /// Appends the values of the current row of `sqliteStatement`, which `row`
+  /// reads, and returns an immutable row of them; the caller checked
+  /// ``available``. A method of the buffer, so that the buffer is at hand
+  /// without a retain until the new row takes one.
+  @inline(__always)
+  func appendCopy(of row: Row, reading sqliteStatement: SQLiteStatement) -> Row {
+    let start = base + count
+    for index in 0..<row._count { append(readDatabaseValue(sqliteStatement, CInt(index))) }
+    return Row(copyOf: row, values: start, owner: self)
   }
 
   /// The room left, in values.
@@ -50,16 +78,9 @@ struct RowCopier {
   /// An immutable copy of `row`, sharing a buffer with the rows copied before it.
   mutating func copy(_ row: Row) -> Row {
     guard let sqliteStatement = row._sqliteStatement else { return row }
-    let count = row._count
-    let target: RowValueBuffer
-    if let buffer, buffer.available >= count {
-      target = buffer
-    } else {
-      target = RowValueBuffer(capacity: max(count, valuesPerBuffer))
-      buffer = target
+    if buffer == nil || buffer.unsafelyUnwrapped.available < row._count {
+      buffer = RowValueBuffer(capacity: max(row._count, valuesPerBuffer))
     }
-    let start = target.base + target.count
-    for index in 0..<count { target.append(readDatabaseValue(sqliteStatement, CInt(index))) }
-    return Row(layout: row.layout, values: start, owner: target)
+    return buffer.unsafelyUnwrapped.appendCopy(of: row, reading: sqliteStatement)
   }
 }
