@@ -18,7 +18,26 @@ final class RowLayout: Sendable {
     }
     self.indexes = indexes
     isCanonical = names.indices.map { indexes[names[$0].lowercased()] == $0 }
+    nameBits = names.map(RowLayout.bits)
   }
+
+  /// The two words of a string. Two strings with the same words are equal (the
+  /// same small string, or the same storage); equal strings may still differ in
+  /// their words, so a miss falls back to a real comparison.
+  @inline(__always)
+  private static func bits(_ string: String) -> StringBits {
+    unsafeBitCast(string, to: StringBits.self)
+  }
+
+  private struct StringBits: Equatable {
+    var first: UInt64
+    var second: UInt64
+  }
+
+  /// The words of each name: a short name (15 UTF-8 bytes at most) is stored in
+  /// them, so a lookup spelled as the statement spells it matches without
+  /// reading the characters.
+  private let nameBits: [StringBits]
 
   /// Layouts of at most this many columns look names up with a linear scan first.
   static let scanLimit = 16
@@ -36,9 +55,15 @@ final class RowLayout: Sendable {
     // String equality (a couple of word compares for short names) beats
     // hashing. Only a column that is the leftmost of its case-insensitive name
     // may answer, so that `["ID", "id"]` still resolves "id" to 0.
-    // Comparing UTF-8 counts first (stored in the string) skips most other
-    // names without a full comparison, which is a call when the bits differ.
+    // The words of short names are compared first; then the UTF-8 counts
+    // (stored in the string) skip most other names without a full comparison,
+    // which is a call when the words differ.
     if names.count <= RowLayout.scanLimit {
+      let bits = RowLayout.bits(name)
+      for index in nameBits.indices where nameBits[index] == bits {
+        if isCanonical[index] { return index }
+        break
+      }
       let count = name.utf8.count
       for index in names.indices where names[index].utf8.count == count && names[index] == name {
         if isCanonical[index] { return index }

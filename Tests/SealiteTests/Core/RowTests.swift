@@ -53,6 +53,26 @@ struct RowTests {
     #expect(live == 10)
   }
 
+  @Test("Long, non-ASCII and computed names find their columns, from a cursor and from a copy")
+  func namesOfEveryShape() throws {
+    let long = "a_column_name_longer_than_fifteen_bytes"
+    let sql = "SELECT 1 AS \(long), 2 AS \"prénom\", 3 AS short, 4 AS \"Ünïcode\""
+    func check(_ row: Row) {
+      let computed = String(["sh", "ort"].joined())
+      let values: [Int?] = [
+        row[long], row[long.uppercased()], row["prénom"], row["PRÉNOM"], row[computed], row["ünïcode"],
+        row["missing"],
+      ]
+      #expect(values == [1, 1, 2, 2, 3, 4, nil])
+    }
+    try DatabaseQueue().read { db in
+      let cursor = try Row.fetchCursor(db, sql: sql)
+      let row = try #require(try cursor.next())
+      check(row)
+      check(row.copy())
+    }
+  }
+
   @Test("Columns are found by index")
   func byIndex() throws {
     let row = try fetchRow("SELECT 1, 'two', 3.5, x'04', NULL")
