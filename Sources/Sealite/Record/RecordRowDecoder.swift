@@ -18,6 +18,7 @@ final class RecordRowDecoder: Decoder {
     codingPath: [any CodingKey] = []
   ) {
     self.row = row
+    unmanagedRow = Unmanaged.passUnretained(row)
     self.recordType = recordType
     self.columnCache = columnCache
     unmanagedColumnCache = columnCache.map { Unmanaged.passUnretained($0) }
@@ -27,6 +28,9 @@ final class RecordRowDecoder: Decoder {
   /// `columnCache`, for the per-column lookups: the strong reference above keeps
   /// it alive as long as this decoder, so reading it needs no retain.
   private let unmanagedColumnCache: Unmanaged<ColumnLookupCache>?
+  /// `row`, for the per-column reads, which would otherwise retain and release
+  /// the row around the SQLite calls of each column; `row` keeps it alive.
+  let unmanagedRow: Unmanaged<Row>
 
   /// Whether a cursor reuses this decoder for each of its rows (its live row is
   /// the same object at each step): the keyed container is then kept too.
@@ -166,7 +170,9 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     throws -> T
   {
     let index = try index(key)
-    if let value = row._fastValue(T.self, at: index) { return value }
+    if let value = decoder.unmanagedRow._withUnsafeGuaranteedRef({ $0._fastValue(T.self, at: index) }) {
+      return value
+    }
     // NULL, or a value that does not convert: the error names them.
     return try row.decode(T.self, atIndex: index)
   }
