@@ -84,6 +84,16 @@ public final class RowCursor: Cursor {
     if let adapter { return adapter(row) }
     return row
   }
+
+  /// Steps, and hands the next row to `body`; nil when the rows are done. The
+  /// row is lent, not returned: a cursor of records reads each row without a
+  /// retain and a release of it.
+  @inline(__always)
+  func withNextRow<T>(_ body: (Row) throws -> T) throws -> T? {
+    guard try stepper.step() else { return nil }
+    if let adapter { return try body(adapter(row)) }
+    return try body(row)
+  }
 }
 
 /// A cursor over the values of the first column of a statement.

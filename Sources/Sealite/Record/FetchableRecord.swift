@@ -79,8 +79,7 @@ public final class RecordCursor<Record: FetchableRecord>: Cursor {
   }
 
   public func next() throws -> Record? {
-    guard let row = try rows.next() else { return nil }
-    return try decode(row)
+    try rows.withNextRow(decode)
   }
 }
 
@@ -91,7 +90,9 @@ extension FetchableRecord where Self: Decodable {
   static func makeDecoder<Record>(as recordType: Record.Type) -> (Row) throws -> Record {
     let reuse = RecordDecoderReuse()
     return { row in
-      let record = try Self(from: reuse.decoder(for: row, recordType: Self.self))
+      let record = try reuse.decoder(for: row, recordType: Self.self)._withUnsafeGuaranteedRef {
+        try Self(from: $0)
+      }
       // Self and Record are the same type: a cast would be a runtime call per row.
       return unsafeBitCast(record, to: Record.self)
     }

@@ -115,19 +115,25 @@ final class RecordDecoderReuse {
   @exclusivity(unchecked) private var decoder: RecordRowDecoder?
 
   /// A decoder of `row`: the previous one if it decodes the same row object.
+  /// Unmanaged, because this object keeps it alive until the next row: a
+  /// record is decoded without a retain and a release of its decoder.
   @inline(__always)
-  func decoder(for row: Row, recordType: any FetchableRecord.Type) -> RecordRowDecoder {
+  func decoder(for row: Row, recordType: any FetchableRecord.Type) -> Unmanaged<RecordRowDecoder> {
     columnCache.startRow()
-    if let decoder, decoder.row === row {
+    if let decoder = unmanagedDecoder, decoder._withUnsafeGuaranteedRef({ $0.row === row }) {
       // Second row and later: keep the keyed container from now on.
-      decoder.isReused = true
+      decoder._withUnsafeGuaranteedRef { $0.isReused = true }
       return decoder
     }
     decoder?.releaseCachedContainer()
     let fresh = RecordRowDecoder(row: row, recordType: recordType, columnCache: columnCache)
     decoder = fresh
-    return fresh
+    unmanagedDecoder = Unmanaged.passUnretained(fresh)
+    return Unmanaged.passUnretained(fresh)
   }
+
+  /// `decoder`, read without a retain.
+  @exclusivity(unchecked) private var unmanagedDecoder: Unmanaged<RecordRowDecoder>?
 
   deinit {
     decoder?.releaseCachedContainer()
