@@ -3,14 +3,12 @@
 ///
 /// Synthesized `init(from:)` asks for its keys in the same order for every row:
 /// the cache records the first row's keys and replays that order. A replayed key
-/// is recognized by its type and its bits when it is a plain value of at most 8
-/// bytes (the enums that synthesized `CodingKeys` are), without building its
-/// string; other keys compare their names. If a record asks in another order,
-/// the cache falls back to a dictionary for the rest of the cursor.
+/// is recognized by its name, which is all its column depends on: the names of
+/// synthesized `CodingKeys` are string literals, so the comparison is one of
+/// their two words. If a record asks in another order, the cache falls back to
+/// a dictionary for the rest of the cursor.
 final class ColumnLookupCache {
   private struct Entry {
-    var keyType: ObjectIdentifier
-    var keyBits: UInt64?
     var name: String
     var index: Int?
   }
@@ -41,36 +39,28 @@ final class ColumnLookupCache {
     position = 0
   }
 
-  /// The index of the column `key` reads (nil for none), from the cache or else
-  /// from `resolve`, which is given the key's name.
+  /// The index of the column named `name` (nil for none), from the cache or
+  /// else from `resolve`.
   @inline(__always)
-  func index<Key: CodingKey>(forKey key: Key, resolve: (String) -> Int?) -> Int? {
+  func index(forName name: String, resolve: (String) -> Int?) -> Int? {
     if !isRecording && isOrdered && position < count {
       let entry = entries + position
-      if entry.pointee.keyType == ObjectIdentifier(Key.self), let bits = Self.bits(of: key),
-        entry.pointee.keyBits == bits
-      {
+      if entry.pointee.name == name {
         position += 1
         return entry.pointee.index
       }
     }
-    return slowIndex(forKey: key, resolve: resolve)
+    return slowIndex(forName: name, resolve: resolve)
   }
 
   @inline(never)
-  private func slowIndex<Key: CodingKey>(forKey key: Key, resolve: (String) -> Int?) -> Int? {
-    let name = key.stringValue
+  private func slowIndex(forName name: String, resolve: (String) -> Int?) -> Int? {
     if isOrdered {
       if isRecording {
         let index = resolve(name)
-        append(
-          Entry(keyType: ObjectIdentifier(Key.self), keyBits: Self.bits(of: key), name: name, index: index))
+        append(Entry(name: name, index: index))
         position += 1
         return index
-      }
-      if position < count && entries[position].name == name {
-        position += 1
-        return entries[position - 1].index
       }
       // Another order than the first row's: switch to the dictionary.
       isOrdered = false
@@ -92,17 +82,5 @@ final class ColumnLookupCache {
     }
     (entries + count).initialize(to: entry)
     count += 1
-  }
-
-  /// The bits of a key that is a plain value of at most 8 bytes: two such keys
-  /// of one type are equal exactly when their bits are.
-  @inline(__always)
-  private static func bits<Key: CodingKey>(of key: Key) -> UInt64? {
-    guard _isPOD(Key.self), MemoryLayout<Key>.size <= 8 else { return nil }
-    var bits: UInt64 = 0
-    withUnsafeMutableBytes(of: &bits) { target in
-      withUnsafeBytes(of: key) { target.copyMemory(from: $0) }
-    }
-    return bits
   }
 }

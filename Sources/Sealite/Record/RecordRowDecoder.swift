@@ -88,8 +88,9 @@ final class RecordRowDecoder: Decoder {
   /// The index of the column a key reads.
   @inline(__always)
   func columnIndex<Key: CodingKey>(forKey key: Key) -> Int? {
-    guard let cache = unmanagedColumnCache else { return resolveColumnIndex(forKey: key.stringValue) }
-    return cache._withUnsafeGuaranteedRef { $0.index(forKey: key) { resolveColumnIndex(forKey: $0) } }
+    let name = key.stringValue
+    guard let cache = unmanagedColumnCache else { return resolveColumnIndex(forKey: name) }
+    return cache._withUnsafeGuaranteedRef { $0.index(forName: name, resolve: resolveColumnIndex) }
   }
 
   private func resolveColumnIndex(forKey name: String) -> Int? {
