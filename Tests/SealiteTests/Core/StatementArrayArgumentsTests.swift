@@ -60,6 +60,23 @@ struct StatementArrayArgumentsTests {
     }
   }
 
+  @Test("An empty array runs a statement without parameters; nil keeps the arguments last bound")
+  func emptyAndNil() throws {
+    let dbQueue = try makeQueue()
+    let kept = try dbQueue.write { db -> StatementArguments in
+      try db.makeStatement(sql: "INSERT INTO t DEFAULT VALUES").execute(arguments: [])
+      let statement = try db.makeStatement(sql: "INSERT INTO t (a) VALUES (?)")
+      try statement.execute(arguments: ["again"])
+      try statement.execute(arguments: nil)
+      return statement.arguments
+    }
+    #expect(kept == ["again"])
+    let rows = try rows(dbQueue)
+    #expect(rows.count == 3)
+    let a: [DatabaseValue] = rows.map { $0["a"] }
+    #expect(a == [.null, "again".databaseValue, "again".databaseValue])
+  }
+
   @Test("Named parameters take the values of an array in order, as with StatementArguments")
   func namedParameters() throws {
     let dbQueue = try makeQueue()
