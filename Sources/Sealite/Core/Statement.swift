@@ -146,7 +146,7 @@ public final class Statement {
   }
 
   /// Binds one value per parameter, in order, converting each as it is bound.
-  /// Anything else than one value per parameter, or a value that does not fit
+  /// Anything but one value per parameter, or a value that does not fit
   /// SQLite, goes through ``setArguments(_:)`` for its error.
   func setArguments(_ values: [(any DatabaseValueConvertible)?]) throws {
     guard values.count == parameterNames.count else {
