@@ -101,8 +101,14 @@ extension DatabaseValue {
 extension EncodableRecord where Self: Encodable {
   /// Encodes the record's coding keys into columns.
   public func encode(to container: inout PersistenceContainer) throws {
-    let encoder = RecordEncoder(recordType: Self.self)
+    let encoder = RecordEncoder(recordType: Self.self, container: container)
+    if container.isEmpty {
+      // The encoder takes the (reserved) arrays over and fills them in place,
+      // instead of copying them at the first column. A failure leaves an empty
+      // container, as it found it.
+      container = PersistenceContainer(reservingCapacity: 0)
+    }
     try encode(to: encoder)
-    container = encoder.storage.container
+    container = encoder.container
   }
 }

@@ -62,7 +62,11 @@ extension MutablePersistableRecord {
     }
     var inserted = container
     if let rowIDColumn = primaryKey.rowIDColumn {
-      inserted.set(DatabaseValue(storage: .int64(rowID)), forColumn: rowIDColumn)
+      let value = DatabaseValue(storage: .int64(rowID))
+      // A record that gave its id already holds it: no copy of the container.
+      if !(container.databaseValue(forColumn: rowIDColumn)?.isIdentical(to: value) ?? false) {
+        inserted.set(value, forColumn: rowIDColumn)
+      }
     }
     return (
       InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: inserted),

@@ -15,8 +15,13 @@ public struct PersistenceContainer: Sendable {
 
   /// An empty container.
   public init() {
-    columns.reserveCapacity(8)
-    values.reserveCapacity(8)
+    self.init(reservingCapacity: 8)
+  }
+
+  /// An empty container with room for `capacity` columns.
+  init(reservingCapacity capacity: Int) {
+    columns.reserveCapacity(capacity)
+    values.reserveCapacity(capacity)
   }
 
   /// The value of a column, or nil if the column was not set.
@@ -65,8 +70,21 @@ public struct PersistenceContainer: Sendable {
 
   @inline(__always)
   func index(of column: String) -> Int? {
-    if let index = columns.firstIndex(of: column) { return index }
-    return columns.firstIndex { caseInsensitiveEquals($0, column) }
+    // No two columns are equal ignoring case (`set` replaces the value of a
+    // column it finds), so one pass finds the only candidate. A record writes
+    // new columns, one after the other: most names are told apart by their
+    // first byte, without the full case-insensitive comparison.
+    let first = column.utf8.first
+    for index in columns.indices {
+      let candidate = columns[index]
+      if let first, first < 0x80, let other = candidate.utf8.first, other < 0x80, first | 0x20 != other | 0x20
+      {
+        // Two ASCII bytes that differ even ignoring case.
+        continue
+      }
+      if candidate == column || caseInsensitiveEquals(candidate, column) { return index }
+    }
+    return nil
   }
 
   /// The values as a dictionary keyed by column.

@@ -2,17 +2,18 @@ import Foundation
 
 /// The Encoder that writes an Encodable record into a ``PersistenceContainer``.
 final class RecordEncoder: Encoder {
-  final class Storage {
-    var container = PersistenceContainer()
-  }
-
   let recordType: any EncodableRecord.Type
-  let storage = Storage()
+  /// The columns written so far. Unchecked exclusivity: one encoding uses the
+  /// encoder at a time, and a runtime access check on each column would cost
+  /// more than writing it.
+  @exclusivity(unchecked) var container: PersistenceContainer
   var codingPath: [any CodingKey] = []
   var userInfo: [CodingUserInfoKey: Any] { recordType.databaseEncodingUserInfo }
 
-  init(recordType: any EncodableRecord.Type) {
+  /// An encoder that adds the record's columns to `container`.
+  init(recordType: any EncodableRecord.Type, container: PersistenceContainer) {
     self.recordType = recordType
+    self.container = container
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -32,7 +33,7 @@ final class RecordEncoder: Encoder {
   }
 
   func set(_ value: DatabaseValue, forKey key: some CodingKey) {
-    storage.container.set(value, forColumn: column(for: key))
+    container.set(value, forColumn: column(for: key))
   }
 }
 

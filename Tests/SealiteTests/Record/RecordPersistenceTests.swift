@@ -425,4 +425,54 @@ struct RecordPersistenceTests {
       #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM big") == 0)
     }
   }
+
+  @Test("A Codable record's encode(to:) adds its columns to the container it is given")
+  func encodeIntoGivenContainer() throws {
+    var container = PersistenceContainer()
+    container["extra"] = 1
+    container["NAME"] = "replaced"
+    try Player(id: 3, name: "Arthur", score: 10).encode(to: &container)
+    // A column equal ignoring case keeps its place and takes the record's value.
+    #expect(container.columns == ["extra", "NAME", "id", "score"])
+    #expect(container["extra"]?.databaseValue == 1.databaseValue)
+    #expect(container["name"]?.databaseValue == "Arthur".databaseValue)
+    #expect(container["id"]?.databaseValue == 3.databaseValue)
+
+    var empty = PersistenceContainer()
+    try Player(id: nil, name: "Barbara", score: 20).encode(to: &empty)
+    #expect(empty.columns == ["id", "name", "score"])
+    #expect(empty["id"]?.databaseValue == DatabaseValue.null)
+  }
+
+  @Test("A record whose encoding fails leaves the container it was given as it was")
+  func failedEncodingLeavesContainer() throws {
+    struct Big: Encodable, EncodableRecord {
+      var small: Int
+      var value: UInt64
+    }
+    var container = PersistenceContainer()
+    container["kept"] = "yes"
+    #expect(throws: DatabaseError.self) { try Big(small: 1, value: UInt64.max).encode(to: &container) }
+    #expect(container.columns == ["kept"])
+    #expect(container["kept"]?.databaseValue == "yes".databaseValue)
+    var empty = PersistenceContainer()
+    #expect(throws: DatabaseError.self) { try Big(small: 1, value: UInt64.max).encode(to: &empty) }
+    #expect(empty.isEmpty)
+  }
+
+  @Test("Container columns are one per name ignoring case, ASCII or not")
+  func containerColumnsIgnoreCase() {
+    var container = PersistenceContainer()
+    container["Name"] = 1
+    container["_a"] = 2
+    container["Ünïcode"] = 3
+    container["name"] = 4
+    container["_A"] = 5
+    container["üNÏCODE"] = 6
+    container["n"] = 7
+    container["Names"] = 8
+    #expect(container.columns == ["Name", "_a", "Ünïcode", "n", "Names"])
+    let values = container.columns.map { container[$0]?.databaseValue }
+    #expect(values == [4, 5, 6, 7, 8].map { $0.databaseValue })
+  }
 }
