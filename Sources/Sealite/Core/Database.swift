@@ -155,7 +155,7 @@ public final class Database {
   func didExecute(_ statement: Statement, context: AnyObject?) throws {
     if statement.mayChangeSchema {
       schemaCache.isValidated = false
-      schemaCache.removeInsertStatements()
+      schemaCache.removeRecordStatements()
     }
     if statement.writesContent { hasWrittenContent = true }
     if statement.changesSchema {
@@ -327,7 +327,7 @@ public final class Database {
 final class SchemaCacheStorage {
   var schemaVersion: Int32?
   var entries: [String: Any] {
-    didSet { if entries.isEmpty { removeInsertStatements() } }
+    didSet { if entries.isEmpty { removeRecordStatements() } }
   }
   /// Record INSERT statements by table, columns and conflict resolution, with
   /// the table's primary key (the Record layer's; emptied with `entries`).
@@ -341,7 +341,7 @@ final class SchemaCacheStorage {
   var primaryKeyLookups: [ObjectIdentifier: AnyObject] = [:]
 
   /// Forgets the Record layer's statements: the schema they were built for changed.
-  func removeInsertStatements() {
+  func removeRecordStatements() {
     insertStatements.removeAll()
     lastInsertStatement = nil
     primaryKeyLookups.removeAll()

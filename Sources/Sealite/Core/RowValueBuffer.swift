@@ -5,10 +5,13 @@
 /// row copied into a buffer keeps it alive; the buffer is freed with the last
 /// of them. Values are written once, before the row that reads them exists, and
 /// never change after: the buffer is immutable as far as rows can tell.
-// @unchecked Sendable: `count` and the values change only in `append`, called by
-// the `RowCopier` of one fetch, on the thread of that database access, before the
-// row that reads the new values exists. A row, once handed out, only reads values
-// that are never written again; `deinit` runs after the last row is gone.
+// @unchecked Sendable: `count` and the values change only in `append`, and
+// `layouts` and `lastLayout` only in `keepAlive`; both are called while a row is
+// copied in (by the `RowCopier` of one fetch, on the thread of that database
+// access, or by the initializer of a row that owns the buffer alone), before the
+// row that reads them exists. A row, once handed out, only reads values that are
+// never written again and a layout that is never released before the buffer;
+// `deinit` runs after the last row is gone.
 @usableFromInline
 final class RowValueBuffer: @unchecked Sendable {
   let base: UnsafeMutablePointer<DatabaseValue>

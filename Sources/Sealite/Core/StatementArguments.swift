@@ -95,7 +95,7 @@ public struct StatementArguments: Hashable, Sendable {
     do {
       return try checked.checkedDatabaseValue()
     } catch let error as DatabaseError {
-      failure = failure ?? error.message
+      failure = failure ?? error.message ?? "\(error)"
     } catch {
       failure = failure ?? "\(error)"
     }

@@ -54,37 +54,15 @@ public struct PersistenceContainer: Sendable {
   }
 
   private mutating func convert(_ value: any DatabaseValueConvertible) -> DatabaseValue {
-    let dbValue = value.databaseValue
-    // Only an integer beyond Int64's range converts to a REAL that its checked
-    // conversion rejects: skip the dynamic cast for every other value.
-    guard case .double = dbValue.storage, type(of: value) != Double.self else { return dbValue }
-    if let checked = value as? any CheckedDatabaseValueConvertible {
-      do {
-        return try checked.checkedDatabaseValue()
-      } catch {
-        conversionFailure = conversionFailure ?? "\((error as? DatabaseError)?.message ?? "\(error)")"
-      }
-    }
-    return dbValue
+    var value: (any DatabaseValueConvertible)? = value
+    return StatementArguments.convert(&value, failure: &conversionFailure)
   }
 
   @inline(__always)
   func index(of column: String) -> Int? {
     // No two columns are equal ignoring case (`set` replaces the value of a
-    // column it finds), so one pass finds the only candidate. A record writes
-    // new columns, one after the other: most names are told apart by their
-    // first byte, without the full case-insensitive comparison.
-    let first = column.utf8.first
-    for index in columns.indices {
-      let candidate = columns[index]
-      if let first, first < 0x80, let other = candidate.utf8.first, other < 0x80, first | 0x20 != other | 0x20
-      {
-        // Two ASCII bytes that differ even ignoring case.
-        continue
-      }
-      if candidate == column || caseInsensitiveEquals(candidate, column) { return index }
-    }
-    return nil
+    // column it finds), so one pass finds the only candidate.
+    columns.firstIndex { caseInsensitiveEquals($0, column) }
   }
 
   /// The values as a dictionary keyed by column.
@@ -96,6 +74,11 @@ public struct PersistenceContainer: Sendable {
 /// `a.lowercased() == b.lowercased()`, without allocating for ASCII names.
 @inline(__always)
 func caseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
+  // Most names are told apart by their first byte (a record writes new columns
+  // one after the other): two ASCII bytes that differ even ignoring case.
+  if let x = a.utf8.first, let y = b.utf8.first, x < 0x80, y < 0x80, x | 0x20 != y | 0x20 {
+    return false
+  }
   var lhs = a.utf8.makeIterator()
   var rhs = b.utf8.makeIterator()
   while true {
