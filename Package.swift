@@ -25,7 +25,9 @@ let package = Package(
       pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]
     ),
-    .target(name: "Sealite", dependencies: ["CSQLCipher", "CCrypto"], path: "Sources/Sealite"),
+    // Linux calls Swift can not make itself (variadic prctl, renameat2).
+    .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
+    .target(name: "Sealite", dependencies: ["CSQLCipher", "CCrypto", "CLinux"], path: "Sources/Sealite"),
     .systemLibrary(
       name: "CLibSecret",
       path: "Sources/CLibSecret",
@@ -46,7 +48,8 @@ let package = Package(
       name: "sealite-quickstart", dependencies: ["Sealite", "SealiteKeyring"], path: "Examples/QuickStart"),
     // A writer or observer process for the multi-process observation tests.
     .executableTarget(name: "sealite-watch", dependencies: ["Sealite"], path: "Tools/sealite-watch"),
-    .executableTarget(name: "dbkey", dependencies: ["Sealite", "SealiteKeyring"], path: "KeyTools/dbkey"),
+    .executableTarget(
+      name: "dbkey", dependencies: ["Sealite", "SealiteKeyring", "CLinux"], path: "KeyTools/dbkey"),
     // The processes of the reliability tests (load, crashes), keyed from the keyring.
     .executableTarget(
       name: "sealite-stress", dependencies: ["Sealite", "SealiteKeyring"], path: "Tools/sealite-stress"),

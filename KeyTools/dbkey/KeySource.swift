@@ -1,38 +1,31 @@
 import Foundation
 import Sealite
 
-/// Where a command takes a key from. Keys come from file descriptors, the
-/// terminal (echo off) or the keyring, never from the command line or the
-/// environment.
+/// Where a command takes a key from: file descriptors, the terminal (echo
+/// off), or — elsewhere — the keyring; never the command line or the
+/// environment. Key bytes are read into buffers of a fixed capacity (no
+/// reallocation leaves a copy behind) and wiped once the `DatabaseKey` holds
+/// its own copy.
 enum KeySource {
-  /// The key given on the command line's descriptors or asked for on the
-  /// terminal; nil when none of their options is there.
-  ///
-  /// - `--key-fd N` (`keyOption`): a raw key, 64 hex digits (96 with a salt),
-  ///   read from descriptor N.
-  /// - `--passphrase-fd N` (`passphraseOption`): a passphrase, the first line
-  ///   read from descriptor N.
-  /// - `--passphrase` (`passphraseOption` without `-fd`): a passphrase typed on
-  ///   the terminal after `prompt`, twice with `confirm`.
+  /// The longest secret line read.
+  static let maximumLength = 4096
+
+  /// The key given by `keyOption` (a raw key in hex), `passphraseOption`
+  /// (`--…-fd N`) or `promptFlag` (typed after `prompt`, twice with
+  /// `confirm`); nil when none of them is given.
   static func key(
-    _ arguments: Arguments, keyOption: String? = "--key-fd", passphraseOption: String = "--passphrase-fd",
+    _ arguments: Arguments, keyOption: String?, passphraseOption: String, promptFlag: String,
     prompt: String, confirm: Bool = false
   ) throws -> DatabaseKey? {
-    let promptFlag = String(passphraseOption.dropLast("-fd".count))
-    let given = [keyOption, passphraseOption, promptFlag].compactMap { $0 }.filter {
-      arguments.value($0) != nil || arguments.has($0)
-    }
-    guard given.count <= 1 else {
-      throw CommandError(code: .usage, message: "choose one of \(given.joined(separator: ", "))")
-    }
+    try arguments.requireAtMostOne(of: [keyOption, passphraseOption, promptFlag].compactMap { $0 })
     if let keyOption, let descriptor = try arguments.fileDescriptor(keyOption) {
-      var line = try readLine(from: descriptor)
+      var line = try readLine(from: descriptor, option: keyOption)
       defer { wipe(&line) }
-      return try rawKey(hex: line)
+      return try rawKey(hex: line[...])
     }
     var line: [UInt8]
     if let descriptor = try arguments.fileDescriptor(passphraseOption) {
-      line = try readLine(from: descriptor)
+      line = try readLine(from: descriptor, option: passphraseOption)
     } else if arguments.has(promptFlag) {
       line = try TerminalPrompt.passphrase(prompt, confirm: confirm, fdOption: passphraseOption)
     } else {
@@ -40,46 +33,94 @@ enum KeySource {
     }
     defer { wipe(&line) }
     guard !line.isEmpty else { throw CommandError(code: .usage, message: "the passphrase is empty") }
-    return .passphrase(Data(line))
+    return passphrase(line[...])
+  }
+
+  /// A passphrase key made from bytes, without an unwiped copy on the way.
+  static func passphrase(_ bytes: ArraySlice<UInt8>) -> DatabaseKey {
+    bytes.withUnsafeBytes { buffer in
+      DatabaseKey.passphrase(
+        Data(
+          bytesNoCopy: UnsafeMutableRawPointer(mutating: buffer.baseAddress!), count: buffer.count,
+          deallocator: .none))
+    }
+  }
+
+  /// Reads bytes up to the first newline (or the end) from a descriptor, then
+  /// closes it: a secret is read once, and no later child process inherits it.
+  static func readLine(from descriptor: Int32, option: String) throws -> [UInt8] {
+    defer { close(descriptor) }
+    return try readLine(from: descriptor) {
+      CommandError(code: .usage, message: "could not read \(option) \(descriptor): \($0)")
+    }
   }
 
   /// Reads bytes up to the first newline (or the end) from a descriptor.
-  static func readLine(from descriptor: Int32) throws -> [UInt8] {
+  static func readLine(from descriptor: Int32, error: (String) -> CommandError) throws -> [UInt8] {
     var bytes: [UInt8] = []
+    bytes.reserveCapacity(maximumLength + 1)
     var byte: UInt8 = 0
     while true {
       let count = read(descriptor, &byte, 1)
       if count < 0 {
-        throw CommandError(code: .usage, message: "could not read file descriptor \(descriptor)")
+        if errno == EINTR { continue }
+        wipe(&bytes)
+        throw error(String(cString: strerror(errno)))
       }
       if count == 0 || byte == UInt8(ascii: "\n") { break }
+      guard bytes.count < maximumLength else {
+        wipe(&bytes)
+        byte = 0
+        throw error("the line is longer than \(maximumLength) bytes")
+      }
       bytes.append(byte)
     }
-    if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+    byte = 0
+    if bytes.last == UInt8(ascii: "\r") {
+      bytes[bytes.count - 1] = 0
+      bytes.removeLast()
+    }
     return bytes
   }
 
-  static func rawKey(hex: [UInt8]) throws -> DatabaseKey {
-    guard hex.count == 64 || hex.count == 96 else {
-      throw CommandError(code: .usage, message: "a raw key is 64 hexadecimal digits (96 with a salt)")
-    }
-    var bytes: [UInt8] = []
+  /// A raw key from 64 hexadecimal digits (96 with a salt).
+  static func rawKey(hex: ArraySlice<UInt8>) throws -> DatabaseKey {
+    let message = "a raw key is 64 hexadecimal digits (96 with a salt)"
+    guard hex.count == 64 || hex.count == 96 else { throw CommandError(code: .usage, message: message) }
+    var bytes = try decodeHex(hex) ?? { throw CommandError(code: .usage, message: message) }()
     defer { wipe(&bytes) }
-    var index = 0
-    while index < hex.count {
+    return try rawKey(bytes: bytes)
+  }
+
+  /// A raw key from 32 bytes, or 48 with a salt.
+  static func rawKey(bytes: [UInt8]) throws -> DatabaseKey {
+    try bytes.withUnsafeBytes { buffer in
+      let key = Data(
+        bytesNoCopy: UnsafeMutableRawPointer(mutating: buffer.baseAddress!), count: 32, deallocator: .none)
+      let salt =
+        buffer.count == 48
+        ? Data(
+          bytesNoCopy: UnsafeMutableRawPointer(mutating: buffer.baseAddress! + 32), count: 16,
+          deallocator: .none) : nil
+      return try DatabaseKey.raw(key, salt: salt)
+    }
+  }
+
+  /// The bytes of hexadecimal digits, or nil if they are not.
+  static func decodeHex(_ hex: ArraySlice<UInt8>) throws -> [UInt8]? {
+    guard hex.count % 2 == 0 else { return nil }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(hex.count / 2)
+    var index = hex.startIndex
+    while index < hex.endIndex {
       guard let high = nibble(hex[index]), let low = nibble(hex[index + 1]) else {
-        throw CommandError(code: .usage, message: "a raw key is 64 hexadecimal digits (96 with a salt)")
+        wipe(&bytes)
+        return nil
       }
       bytes.append(high << 4 | low)
       index += 2
     }
-    var key = Data(bytes[0..<32])
-    var salt = bytes.count == 48 ? Data(bytes[32..<48]) : nil
-    defer {
-      key.resetBytes(in: 0..<key.count)
-      if salt != nil { salt!.resetBytes(in: 0..<salt!.count) }
-    }
-    return try DatabaseKey.raw(key, salt: salt)
+    return bytes
   }
 
   private static func nibble(_ character: UInt8) -> UInt8? {
@@ -92,6 +133,9 @@ enum KeySource {
   }
 
   static func wipe(_ bytes: inout [UInt8]) {
-    for index in bytes.indices { bytes[index] = 0 }
+    bytes.withUnsafeMutableBytes { buffer in
+      guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+      explicit_bzero(base, buffer.count)
+    }
   }
 }

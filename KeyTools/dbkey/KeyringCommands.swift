@@ -2,183 +2,139 @@ import Foundation
 import Sealite
 import SealiteKeyring
 
-let keyringOptions: Set<String> = ["--name", "--collection"]
+/// Fails (exit 77) unless storing `key` for `entry` loses no other key: a
+/// different key stored there must open the database too (else it may be the
+/// key of a database that was moved away). `--force` skips the check.
+func requireNoOtherKey(_ entry: KeyringEntry, replacedBy key: DatabaseKey, path: String, force: Bool) throws {
+  guard !force, let existing = try entry.storedKey(), !existing.hasSameBytes(as: key) else { return }
+  var info = stat()
+  if stat(path, &info) == 0, try opens(path, with: existing) { return }
+  throw ErrorMapping.keyring(
+    .keyWouldBeReplaced(path: entry.database.canonicalPath, name: entry.database.name))
+}
 
-let keyringCommands: [Command] = [
-  Command(
-    name: "init", summary: "create an encrypted database keyed with a new random key kept in the keyring",
-    usage: "dbkey init DB [--name NAME] [--collection NAME]", flags: [], options: keyringOptions
-  ) { arguments in
-    let path = try arguments.positionals("DB")[0]
-    guard !FileManager.default.fileExists(atPath: path) else {
-      throw CommandError(code: .cannotCreateOutput, message: "\(path) already exists")
-    }
-    let entry = try KeyringEntry(arguments, path: path)
-    if try entry.storedKey() != nil {
+let keyringStoreCommand = Command(
+  name: "keyring store", summary: "store the key of an existing database in the keyring",
+  synopsis:
+    "keyring store DB (--key-fd N | --passphrase-fd N | --passphrase) [--name NAME] [--collection LABEL]\n"
+    + "       [--force] [--json]",
+  details: "The key must open DB (in any SQLCipher format). A different key the keyring holds for DB is\n"
+    + "replaced only if it opens DB too, or with --force.\n" + CommonOptions.keyNote,
+  options: CommonOptions.databaseKey + [
+    .flag("--force", "replace a stored key even if it does not open DB"), CommonOptions.json,
+  ]
+) { arguments in
+  let path = try arguments.positionals("DB")[0]
+  guard
+    let key = try KeySource.key(
+      arguments, keyOption: "--key-fd", passphraseOption: "--passphrase-fd", promptFlag: "--passphrase",
+      prompt: "Passphrase of \(path): ")
+  else {
+    throw CommandError(code: .usage, message: "keyring store needs --key-fd, --passphrase-fd or --passphrase")
+  }
+  try requireDatabaseFile(path)
+  guard try opens(path, with: key) else {
+    throw CommandError(code: .cannotOpen, message: "the key does not open \(path): it was not stored")
+  }
+  let entry = try KeyringEntry(arguments, path: path)
+  try requireNoOtherKey(entry, replacedBy: key, path: path, force: arguments.has("--force"))
+  try Interruption.working { _ in
+    try keyringCall(path: path) { try entry.keyring.store(key, for: entry.database) }
+  }
+  Output.result("stored the key of \(path)", ["stored": path, "keyKind": keyKindName(key.kind)])
+}
+
+let keyringForgetCommand = Command(
+  name: "keyring forget", summary: "delete the key of a database from the keyring",
+  synopsis: "keyring forget DB [--force] [--name NAME] [--collection LABEL] [--json]",
+  details: "While DB's file exists, its key is often the only copy: forget asks for confirmation on a\n"
+    + "terminal, and refuses (exit 77) elsewhere unless --force is given. Keep a copy first with\n"
+    + "`dbkey keyring export-key DB --to-fd N`.",
+  options: [
+    .flag("--force", "delete the key even though DB's file exists, without asking"),
+    CommonOptions.name, CommonOptions.collection, CommonOptions.json,
+  ]
+) { arguments in
+  let path = try arguments.positionals("DB")[0]
+  let entry = try KeyringEntry(arguments, path: path)
+  guard try entry.storedKey() != nil else {
+    throw ErrorMapping.keyring(.itemNotFound(path: entry.database.canonicalPath, name: entry.database.name))
+  }
+  var info = stat()
+  if lstat(path, &info) == 0 && !arguments.has("--force") {
+    let question =
+      "\(path) exists, and its key may be the only copy: without it the database can never be "
+      + "opened again. Type yes to forget it: "
+    guard TerminalPrompt.confirm(question) == true else {
       throw CommandError(
-        code: .cannotCreateOutput,
-        message: "the keyring already holds a key for \(entry.database.canonicalPath) (dbkey keyring forget)")
+        code: .refused,
+        message: "\(path) exists: refusing to forget what may be the only copy of its key (keep a copy "
+          + "with `dbkey keyring export-key \(path) --to-fd N`, then use --force). Nothing was changed")
     }
-    let key = DatabaseKey.randomRaw()
-    // The key is stored first: a database is never left without its key.
-    try entry.store(key)
-    do {
-      var config = Configuration()
-      config.key = key
-      let dbQueue = try DatabaseQueue(path: path, configuration: config)
-      try dbQueue.close()
-    } catch {
-      try? entry.forget()
-      for suffix in ["", "-journal", "-wal", "-shm"] {
-        try? FileManager.default.removeItem(atPath: path + suffix)
-      }
-      throw commandError(error, path: path)
+  }
+  try Interruption.working { _ in
+    try keyringCall(path: path) { try entry.keyring.deleteKey(for: entry.database) }
+  }
+  Output.result("forgot the key of \(path)", ["forgot": path])
+}
+
+let keyringListCommand = Command(
+  name: "keyring list", summary: "list the Sealite keys of the keyring (never their secrets)",
+  synopsis: "keyring list [--collection LABEL] [--json]",
+  details: "One line per item: its label, the database's path and name, the key's kind, and whether it\n"
+    + "is the pending key of an operation in progress (or interrupted: `dbkey recover` settles it).",
+  options: [CommonOptions.collection, CommonOptions.json]
+) { arguments in
+  _ = try arguments.positionals()
+  let keyring = Keyring(collection: arguments.value("--collection").map { .named($0) } ?? .default)
+  let items = try keyringCall { try keyring.items() }
+  let pendingPrefix = "sealite.pending-key"
+  let described: [[String: Any]] = items.map { item in
+    let name = item.name
+    let pending = name.map { $0 == pendingPrefix || $0.hasPrefix(pendingPrefix + ":") } ?? false
+    let databaseName =
+      pending
+      ? name.flatMap { $0.split(separator: ":", maxSplits: 1).dropFirst().first.map(String.init) } : name
+    return [
+      "label": item.label, "path": item.path ?? "", "name": databaseName ?? NSNull(),
+      "kind": item.attributes["kind"] ?? "", "pending": pending,
+      "schema": item.attributes["xdg:schema"] ?? NSNull(),
+    ]
+  }
+  if Output.json {
+    Output.json(described)
+    return
+  }
+  for item in described {
+    let name = (item["name"] as? String).map { " name=\($0)" } ?? ""
+    let pending = item["pending"] as? Bool == true ? " (pending)" : ""
+    Output.line("\(item["path"]!)\(name) kind=\(item["kind"]!)\(pending)  \(item["label"]!)")
+  }
+}
+
+let keyringMoveCommand = Command(
+  name: "keyring move", summary: "re-point a key to where its database was moved",
+  synopsis: "keyring move OLD NEW [--name NAME] [--new-name NAME] [--collection LABEL] [--force] [--json]",
+  details: "After `mv OLD NEW`, the key stored for OLD becomes NEW's. The key must open NEW. Refused\n"
+    + "(exit 77) without --force while the key still opens a file at OLD (a copy, not a move: store\n"
+    + "the key for NEW instead), or when the keyring holds another key for NEW. The new item is stored\n"
+    + "before the old one is deleted.",
+  options: [
+    .option("--name", "NAME", "the name of OLD's keyring item"),
+    .option("--new-name", "NAME", "the name of NEW's keyring item (default: the same as OLD's)"),
+    CommonOptions.collection, .flag("--force", "move even if OLD still opens, or NEW has a key"),
+    CommonOptions.json,
+  ]
+) { arguments in
+  let paths = try arguments.positionals("OLD", "NEW")
+  let old = try KeyringEntry(arguments, path: paths[0])
+  let new = try KeyringDatabase(
+    path: paths[1], name: arguments.value("--new-name") ?? arguments.value("--name"))
+  try requireDatabaseFile(paths[1])
+  try Interruption.working { _ in
+    try keyringCall(path: paths[1]) {
+      try old.keyring.moveKey(from: old.database, to: new, force: arguments.has("--force"))
     }
-    output("created \(path), its key is in the keyring")
-  },
-  Command(
-    name: "import",
-    summary: "encrypt a plaintext SQLite database into a new file keyed like init (or with a passphrase)",
-    usage:
-      "dbkey import PLAIN OUT [--passphrase-fd N | --passphrase] [--name NAME] [--collection NAME] [--force]",
-    flags: ["--force", "--passphrase"], options: keyringOptions.union(["--passphrase-fd"])
-  ) { arguments in
-    let paths = try arguments.positionals("PLAIN", "OUT")
-    try requireDatabaseFile(paths[0])
-    guard isPlaintextDatabase(paths[0]) else {
-      throw CommandError(code: .cannotOpen, message: "\(paths[0]) is not a plaintext SQLite database")
-    }
-    try requireNewOutput(paths[1], overwrite: arguments.has("--force"))
-    let entry = try KeyringEntry(arguments, path: paths[1])
-    let previous = try entry.storedKey()
-    let key =
-      try KeySource.key(arguments, keyOption: nil, prompt: "New passphrase for \(paths[1]): ", confirm: true)
-      ?? .randomRaw()
-    try entry.store(key)
-    do {
-      try TerminalProgress.run("importing \(paths[0])") { progress in
-        try DatabaseQueue.exportDatabase(
-          atPath: paths[0], key: nil, to: paths[1], destinationKey: key, overwrite: arguments.has("--force"),
-          progress: { progress.update($0.fractionCompleted) })
-      }
-    } catch {
-      // Put the keyring back as it was.
-      if let previous { try? entry.store(previous) } else { try? entry.forget() }
-      throw commandError(error, path: paths[0])
-    }
-    output("imported \(paths[0]) into \(paths[1]), its key is in the keyring")
-  },
-  Command(
-    name: "rekey",
-    summary: "re-encrypt DB with a new random key (or a passphrase), crash-safe, kept in the keyring",
-    usage: "dbkey rekey DB [--new-passphrase-fd N | --new-passphrase] [--name NAME] [--collection NAME]",
-    flags: ["--new-passphrase"],
-    options: keyringOptions.union(["--new-passphrase-fd"])
-  ) { arguments in
-    let path = try arguments.positionals("DB")[0]
-    try requireDatabaseFile(path)
-    let entry = try KeyringEntry(arguments, path: path)
-    try entry.settlePendingKeyChange(path: path)
-    guard let current = try entry.storedKey() else {
-      throw CommandError(
-        code: .notFound, message: "the keyring holds no key for \(entry.database.canonicalPath)")
-    }
-    guard try opens(path, with: current) else {
-      if let format = try? DatabaseQueue.cipherFormat(atPath: path, key: current) {
-        throw CommandError(
-          code: .cannotOpen, message: "\(path) is in the SQLCipher \(format) format: run dbkey migrate first")
-      }
-      throw CommandError(code: .cannotOpen, message: "the key in the keyring does not open \(path)")
-    }
-    let newKey =
-      try KeySource.key(
-        arguments, keyOption: nil, passphraseOption: "--new-passphrase-fd",
-        prompt: "New passphrase for \(path): ", confirm: true)
-      ?? .randomRaw()
-    // Crash-safe: the library keeps the new key as a pending item until the
-    // database is re-encrypted and checked. SQLCipher rewrites the pages in one
-    // call that reports nothing: the status line shows the time it takes.
-    do {
-      try TerminalProgress.run("re-encrypting \(path)") { _ in
-        try entry.keyring.changeKey(of: entry.database, to: newKey)
-      }
-    } catch {
-      throw keyringCommandError(error)
-    }
-    output("rekeyed \(path), the new key is in the keyring")
-  },
-  Command(
-    name: "recover",
-    summary: "settle a key change that a crash interrupted, and roll back an interrupted transaction",
-    usage: "dbkey recover DB [--name NAME] [--collection NAME]", flags: [], options: keyringOptions
-  ) { arguments in
-    let path = try arguments.positionals("DB")[0]
-    try requireDatabaseFile(path)
-    let entry = try KeyringEntry(arguments, path: path)
-    let settled = try entry.settlePendingKeyChange(path: path)
-    if let settled { output(settled) }
-    // Opening for writing rolls back a hot journal, which read-only commands
-    // (info, verify) can not do.
-    let hadJournal = FileManager.default.fileExists(atPath: path + "-journal")
-    let key = try resolveKey(arguments, path: path).key
-    guard try opens(path, with: key) else {
-      throw CommandError(code: .cannotOpen, message: "the key in the keyring does not open \(path)")
-    }
-    let rolledBack = hadJournal && !FileManager.default.fileExists(atPath: path + "-journal")
-    if rolledBack { output("rolled back a transaction that a crash interrupted") }
-    if settled == nil && !rolledBack {
-      output("nothing to recover: no key change or transaction was interrupted")
-    }
-  },
-  Command(
-    name: "keyring", summary: "store, forget or list keys in the keyring (list never shows secrets)",
-    usage:
-      "dbkey keyring store DB (--key-fd N | --passphrase-fd N | --passphrase) | forget DB | list [--json]\n"
-      + "       [--name NAME] [--collection NAME]",
-    flags: ["--json", "--passphrase"], options: keyringOptions.union(["--key-fd", "--passphrase-fd"])
-  ) { arguments in
-    guard let action = arguments.positionals.first else {
-      throw CommandError(code: .usage, message: "dbkey keyring needs store, forget or list")
-    }
-    switch action {
-    case "store":
-      guard arguments.positionals.count == 2 else {
-        throw CommandError(code: .usage, message: "expected store DB")
-      }
-      let path = arguments.positionals[1]
-      guard let key = try KeySource.key(arguments, prompt: "Passphrase of \(path): ") else {
-        throw CommandError(code: .usage, message: "store needs --key-fd, --passphrase-fd or --passphrase")
-      }
-      try requireDatabaseFile(path)
-      guard try opens(path, with: key) else {
-        throw CommandError(code: .cannotOpen, message: "the key does not open \(path): not stored")
-      }
-      try KeyringEntry(arguments, path: path).store(key)
-      output("stored the key of \(path)")
-    case "forget":
-      guard arguments.positionals.count == 2 else {
-        throw CommandError(code: .usage, message: "expected forget DB")
-      }
-      try KeyringEntry(arguments, path: arguments.positionals[1]).forget()
-      output("forgot the key of \(arguments.positionals[1])")
-    case "list":
-      let keyring = Keyring(collection: arguments.value("--collection").map { .named($0) } ?? .default)
-      let items: [KeyringItem]
-      do {
-        items = try keyring.items()
-      } catch {
-        throw keyringCommandError(error)
-      }
-      if arguments.has("--json") {
-        try outputJSON(items.map { ["label": $0.label, "attributes": $0.attributes] })
-      } else {
-        for item in items {
-          let attributes = item.attributes.keys.sorted().map { "\($0)=\(item.attributes[$0]!)" }
-          output("\(item.label)\t\(attributes.joined(separator: " "))")
-        }
-      }
-    default:
-      throw CommandError(code: .usage, message: "unknown keyring action \(action)")
-    }
-  },
-]
+  }
+  Output.result("moved the key of \(paths[0]) to \(paths[1])", ["moved": paths[0], "to": paths[1]])
+}

@@ -23,7 +23,7 @@ final class TerminalProgress: @unchecked Sendable {
   /// Starts showing `label` (with the elapsed time, and the fraction once
   /// ``update(_:)`` gives one) if standard error is a terminal.
   init(_ label: String) {
-    self.label = label
+    self.label = Output.escaped(label)
     guard isatty(2) == 1 else {
       timer = nil
       return
@@ -32,6 +32,7 @@ final class TerminalProgress: @unchecked Sendable {
     self.timer = timer
     timer.schedule(deadline: .now(), repeating: .milliseconds(250))
     timer.setEventHandler { [weak self] in self?.draw() }
+    Interruption.setProgressLineShown(true)
     timer.resume()
   }
 
@@ -48,6 +49,7 @@ final class TerminalProgress: @unchecked Sendable {
       state.withLock { $0.finished = true }
       let seconds = Date().timeIntervalSince(started)
       write(succeeded ? "\r\u{1B}[K\(label): done in \(String(format: "%.1f", seconds)) s\n" : "\r\u{1B}[K")
+      Interruption.setProgressLineShown(false)
     }
   }
 
@@ -60,7 +62,7 @@ final class TerminalProgress: @unchecked Sendable {
   }
 
   private func write(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    Output.write(text, to: 2)
   }
 
   /// Runs `body` with a status line for `label`, ended as `body` ends.

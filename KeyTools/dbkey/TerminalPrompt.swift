@@ -5,8 +5,8 @@ import Foundation
 /// The terminal is standard input when that is one, else the controlling
 /// terminal (`/dev/tty`), so `dbkey … --passphrase < file` still asks on the
 /// terminal. Echo is turned off before the prompt is shown, so nothing typed
-/// after the prompt appears, and restored afterwards, also when an interrupt
-/// ends dbkey while it waits.
+/// after the prompt appears, and restored afterwards — also when a signal ends
+/// dbkey while it waits (see ``Interruption``).
 enum TerminalPrompt {
   /// Shows `prompt`, reads one line with echo off, and returns its bytes. With
   /// `confirm`, asks again and fails unless both lines are the same.
@@ -29,27 +29,16 @@ enum TerminalPrompt {
       return first
     }
   }
-}
 
-/// The state a signal handler needs to give the terminal its echo back: a C
-/// handler can capture nothing, so it lives in globals, set only while echo is off.
-nonisolated(unsafe) private var echoTerminal: Int32 = -1
-/// The settings to restore, in memory allocated for a `termios`: Swift 6.3 emits a
-/// statically initialized global of an imported C struct without the struct's
-/// inner padding (57 bytes for `termios`'s 60), so storing a `termios` into a
-/// global wrote 3 bytes past its end (AddressSanitizer: global-buffer-overflow).
-/// Allocated at the first prompt, before any signal handler can read it.
-nonisolated(unsafe) private let echoSettings: UnsafeMutablePointer<termios> = {
-  let settings = UnsafeMutablePointer<termios>.allocate(capacity: 1)
-  settings.initialize(to: termios())
-  return settings
-}()
-
-/// Restores the terminal settings, then dies of the signal as it would have.
-private func restoreEchoAndReraise(_ signal: Int32) {
-  if echoTerminal >= 0 { tcsetattr(echoTerminal, TCSANOW, echoSettings) }
-  Glibc.signal(signal, SIG_DFL)
-  raise(signal)
+  /// Asks a yes-or-no question on the terminal (echo on); nil when there is no
+  /// terminal to ask on.
+  static func confirm(_ question: String) -> Bool? {
+    guard let terminal = try? Terminal.open(fdOption: "") else { return nil }
+    defer { terminal.close() }
+    guard var answer = try? terminal.ask(question) else { return false }
+    defer { KeySource.wipe(&answer) }
+    return String(decoding: answer, as: UTF8.self).lowercased() == "yes"
+  }
 }
 
 /// A terminal to prompt on: where to read, and where to show the prompt.
@@ -85,26 +74,22 @@ private struct Terminal {
     var quiet = saved
     quiet.c_lflag &= ~tcflag_t(ECHO)
     quiet.c_lflag |= tcflag_t(ECHONL | ICANON)
-    echoSettings.pointee = saved
-    echoTerminal = input
-    let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
-    for signal in signals { Glibc.signal(signal, restoreEchoAndReraise) }
-    defer {
-      tcsetattr(input, TCSANOW, &saved)
-      echoTerminal = -1
-      for signal in signals { Glibc.signal(signal, SIG_DFL) }
+    return try Interruption.prompting(terminal: input, saved: saved) {
+      defer { tcsetattr(input, TCSANOW, &saved) }
+      // TCSAFLUSH also drops whatever was typed before echo went off: it was shown.
+      guard tcsetattr(input, TCSAFLUSH, &quiet) == 0 else {
+        throw CommandError(code: .failure, message: "could not turn the terminal's echo off")
+      }
+      return try body()
     }
-    // TCSAFLUSH also drops whatever was typed before echo went off: it was shown.
-    guard tcsetattr(input, TCSAFLUSH, &quiet) == 0 else {
-      throw CommandError(code: .failure, message: "could not turn the terminal's echo off")
-    }
-    return try body()
   }
 
-  /// Shows `prompt` and reads one line.
+  /// Shows `prompt` (escaped: a file name in it can not rewrite the screen)
+  /// and reads one line.
   func ask(_ prompt: String) throws -> [UInt8] {
-    let bytes = Array(prompt.utf8)
-    _ = bytes.withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
-    return try KeySource.readLine(from: input)
+    Output.write(Output.escaped(prompt), to: output)
+    return try KeySource.readLine(from: input) {
+      CommandError(code: .usage, message: "could not read the terminal: \($0)")
+    }
   }
 }

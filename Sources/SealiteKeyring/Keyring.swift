@@ -90,19 +90,20 @@ public final class Keyring: Sendable {
   public func key(for database: KeyringDatabase) throws -> DatabaseKey {
     return try Self.serialized {
       let session = try Session(collection)
-      let items = try session.unlockedItems(for: database)
-      let item = items[0]
-      let kind = try session.kind(of: item, database: database)
-      _ = try withGError(collection: session.label) { secret_item_load_secret_sync(item.pointer, nil, $0) }
-      guard let value = secret_item_get_secret(item.pointer) else {
-        // The item was locked again between the search and the load.
-        throw KeyringError.collectionLocked(session.label)
+      guard let item = try session.items(of: database).first else {
+        throw KeyringError.itemNotFound(path: database.canonicalPath, name: database.name)
       }
-      defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-      var length = 0
-      let bytes = secret_value_get(value, &length)!
-      return try Self.makeKey(
-        kind: kind, bytes: UnsafeRawBufferPointer(start: bytes, count: length), database: database)
+      return try session.key(of: item, database: database)
+    }
+  }
+
+  /// The keys stored for `database`, the most recently stored first: one,
+  /// except where a store that changed the key's kind was cut short; empty
+  /// if there is none.
+  func keys(for database: KeyringDatabase) throws -> [DatabaseKey] {
+    return try Self.serialized {
+      let session = try Session(collection)
+      return try session.items(of: database).map { try session.key(of: $0, database: database) }
     }
   }
 

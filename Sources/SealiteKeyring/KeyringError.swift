@@ -23,6 +23,13 @@ public enum KeyringError: Error, CustomStringConvertible, Equatable, Sendable {
   case collectionNotFound(String)
   /// The database path is unusable (empty).
   case invalidDatabasePath(String)
+  /// Writing a new database at this path would replace a key that may still be needed:
+  /// the keyring holds a key for the path, and no file is there, or the file there does
+  /// not open with it. It may be the key of a database that was moved or copied away.
+  case keyWouldBeReplaced(path: String, name: String?)
+  /// Moving the key away from this database would leave it without one: its file is
+  /// still there, and the key opens it.
+  case keyStillNeeded(path: String, name: String?)
   /// Any other failure of the Secret Service, with its message.
   case failure(String)
 
@@ -51,6 +58,16 @@ public enum KeyringError: Error, CustomStringConvertible, Equatable, Sendable {
         + "such as Seahorse, or use the default collection."
     case .invalidDatabasePath(let path):
       return "\"\(path)\" is not a usable database path."
+    case .keyWouldBeReplaced(let path, let name):
+      let named = name.map { " named \"\($0)\"" } ?? ""
+      return "The keyring holds a key for the database\(named) at \(path) that does not open a file "
+        + "there: it may be the key of a database that was moved or copied. Nothing was written: "
+        + "re-point the key to where the database is now (Keyring.moveKey(from:to:)), or delete it "
+        + "if it is not needed, then try again."
+    case .keyStillNeeded(let path, let name):
+      let named = name.map { " named \"\($0)\"" } ?? ""
+      return "The key of the database\(named) at \(path) still opens the file there: moving it away "
+        + "would leave that database without its key. Nothing was changed."
     case .failure(let message):
       return "The Secret Service failed: \(message)"
     }

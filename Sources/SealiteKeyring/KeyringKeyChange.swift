@@ -1,20 +1,26 @@
 import Foundation
 import Sealite
 
-/// How ``Keyring/settlePendingKeyChange(for:cipher:)-381ic`` settled a key change that a crash
-/// interrupted.
+/// How ``Keyring/settlePendingKeyChange(for:cipher:)-381ic`` settled what an interrupted
+/// operation left.
 public enum PendingKeyChangeOutcome: Sendable, Equatable {
-  /// The database still opens with the stored key (the crash came before it was
-  /// re-encrypted): the pending key was dropped.
+  /// The database still opens with the stored key (the operation was interrupted before
+  /// the database changed): the pending key was dropped.
   case keptStoredKey
-  /// The database opens with the pending key (the crash came after it was
-  /// re-encrypted): the pending key became the stored key.
+  /// The database opens with the pending key (the operation was interrupted after the
+  /// database changed): the pending key became the stored key.
   case promotedPendingKey
+  /// No file is at the database's path (the creation, import or export of a new file was
+  /// interrupted before the file was put in place): the pending key opened nothing and was
+  /// dropped. A stored key, if any, was kept.
+  case droppedPendingKey
 }
 
 extension KeyringDatabase {
-  /// The keyring item that holds the new key while a key change is in progress:
-  /// the same path, under a reserved name.
+  /// The keyring item that holds a new key while an operation that changes the
+  /// database's key is in progress — a key change, or the creation, import or export of
+  /// a new file at its path: the same path, under a reserved name. A key is pending
+  /// until the database it opens is in place, and never shadows the stored key before.
   public var pendingKeyItem: KeyringDatabase {
     KeyringDatabase(canonicalPath: canonicalPath, name: "sealite.pending-key" + (name.map { ":" + $0 } ?? ""))
   }
@@ -25,103 +31,138 @@ extension Keyring {
   /// keyring, in an order that survives a crash at any instant:
   ///
   /// 1. `newKey` is stored as the *pending* item (``KeyringDatabase/pendingKeyItem``);
-  /// 2. the database is re-encrypted, in one SQLCipher transaction;
+  /// 2. the database is re-encrypted, in one SQLCipher transaction (the commit point);
   /// 3. a new connection checks that `newKey` opens it;
   /// 4. `newKey` becomes the stored key; 5. the pending item is dropped.
   ///
-  /// At every instant one of the two items opens the database. After a crash,
+  /// At every instant one of the two items opens the database. The whole change holds
+  /// the database's `DatabaseFileLock`, so concurrent key changes of one database run one
+  /// after the other, and no other process settles (and so deletes) the pending key of a
+  /// change in progress. After a crash,
   /// ``settlePendingKeyChange(for:cipher:)-381ic`` — called by every
-  /// `Configuration.useKeyFromKeyring(_:for:)` — finds out which, and keeps it.
+  /// `Configuration.useKeyFromKeyring(_:for:)` — finds out which key opens the database,
+  /// and keeps it.
   ///
   /// - parameter database: the database to re-encrypt, whose key the keyring holds.
   /// - parameter newKey: the key the database gets.
-  /// - parameter cipher: the cipher settings of the database.
+  /// - parameter cipher: the cipher settings of the database; by default those of the
+  ///   format the stored key opens it in (an SQLCipher 3 database stays in that format).
+  /// - parameter cancellation: stops the change before the re-encryption starts (the
+  ///   re-encryption itself is one transaction, which runs to its end).
   /// - Throws: ``KeyringError`` when the keyring fails (nothing is changed), a
   ///   `DatabaseError` when the stored key does not open the database or the
-  ///   re-encryption fails (the database keeps its key, the pending item is
-  ///   dropped); `SQLITE_BUSY` when another connection holds the database.
+  ///   re-encryption fails (the database keeps its key, the pending item is dropped);
+  ///   `SQLITE_BUSY` when another connection holds the database, or another whole-file
+  ///   operation on it did not end within `DatabaseFileLock.defaultTimeout`;
+  ///   `SQLITE_INTERRUPT` after a cancellation.
   public func changeKey(
-    of database: KeyringDatabase, to newKey: DatabaseKey, cipher: CipherConfiguration = CipherConfiguration()
+    of database: KeyringDatabase, to newKey: DatabaseKey, cipher: CipherConfiguration = CipherConfiguration(),
+    cancellation: OperationCancellation? = nil
   ) throws {
-    try settlePendingKeyChange(for: database, cipher: cipher)
-    let current = try key(for: database)
-    guard try Self.key(current, opens: database, cipher: cipher) else {
-      throw DatabaseError(
-        resultCode: .SQLITE_NOTADB,
-        message: "the key in the keyring does not open \(database.canonicalPath)")
-    }
-    try store(
-      newKey, for: database.pendingKeyItem, label: "Sealite pending key for \(database.canonicalPath)")
-    do {
-      var config = Configuration()
-      config.key = current
-      config.cipher = cipher
-      let dbQueue = try DatabaseQueue(path: database.canonicalPath, configuration: config)
+    try DatabaseFileLock.withLock(forDatabaseAtPath: database.canonicalPath, cancellation: cancellation) {
+      try settleHoldingLock(database, cipher: cipher)
+      let current = try key(for: database)
+      let cipher = try Self.cipher(opening: database, with: current, given: cipher)
+      try cancellation?.check("the key change")
+      try store(
+        newKey, for: database.pendingKeyItem, label: "Sealite pending key for \(database.canonicalPath)")
       do {
-        try dbQueue.changeKey(to: newKey)
-        try dbQueue.close()
+        try cancellation?.check("the key change")
+        var config = Configuration()
+        config.key = current
+        config.cipher = cipher
+        config.observesOtherProcesses = false
+        let dbQueue = try DatabaseQueue(path: database.canonicalPath, configuration: config)
+        do {
+          try dbQueue.changeKey(to: newKey)
+          try dbQueue.close()
+        } catch {
+          try? dbQueue.close()
+          throw error
+        }
       } catch {
-        try? dbQueue.close()
+        // The database kept its key.
+        try? deleteKey(for: database.pendingKeyItem)
         throw error
       }
-    } catch {
-      // The database kept its key.
-      try? deleteKey(for: database.pendingKeyItem)
-      throw error
+      guard try Self.key(newKey, opens: database, cipher: cipher) else {
+        throw DatabaseError(
+          resultCode: .SQLITE_NOTADB,
+          message: "the new key does not open \(database.canonicalPath) after the key change; "
+            + "settlePendingKeyChange (dbkey recover) settles it")
+      }
+      try store(newKey, for: database, label: nil)
+      try deleteKey(for: database.pendingKeyItem)
     }
-    guard try Self.key(newKey, opens: database, cipher: cipher) else {
-      throw DatabaseError(
-        resultCode: .SQLITE_NOTADB,
-        message: "the new key does not open \(database.canonicalPath) after the key change; "
-          + "settlePendingKeyChange (dbkey recover) settles it")
-    }
-    try store(newKey, for: database, label: nil)
-    try deleteKey(for: database.pendingKeyItem)
   }
 
-  /// Settles what a key change interrupted by a crash left behind: of the
-  /// stored key and the pending key, the one that opens the database becomes
-  /// the stored key, and the pending item is dropped. Returns nil, after one
-  /// lookup, when no key change was pending.
+  /// Settles what an operation that changes the database's key left when it was
+  /// interrupted (by a crash, SIGKILL, a full disk): of the stored key and the pending
+  /// key, the one that opens the database becomes the stored key, and the pending item
+  /// is dropped. Returns nil, after one lookup, when there is nothing to settle.
+  ///
+  /// The settling holds the database's `DatabaseFileLock`: while another process's key
+  /// change or export into the database is in progress, it waits for it to end (up to
+  /// `DatabaseFileLock.defaultTimeout`), and never touches the pending key such a live
+  /// operation owns.
   ///
   /// - Throws: ``KeyringError``; a `DatabaseError` when neither key opens the
-  ///   database (nothing is changed) or another connection holds it locked.
+  ///   database (nothing is changed), when another connection holds it locked, or
+  ///   (`SQLITE_BUSY`) when another operation on it did not end in time.
   @discardableResult
   public func settlePendingKeyChange(
     for database: KeyringDatabase, cipher: CipherConfiguration = CipherConfiguration()
   ) throws -> PendingKeyChangeOutcome? {
-    let pendingKey: DatabaseKey
-    do {
-      pendingKey = try key(for: database.pendingKeyItem)
-    } catch KeyringError.itemNotFound {
-      return nil
+    guard try needsSettling(database) else { return nil }
+    return try DatabaseFileLock.withLock(forDatabaseAtPath: database.canonicalPath) {
+      try settleHoldingLock(database, cipher: cipher)
     }
-    let stored: DatabaseKey?
-    do {
-      stored = try key(for: database)
-    } catch KeyringError.itemNotFound {
-      stored = nil
-    }
-    if let stored, try Self.key(stored, opens: database, cipher: cipher) {
-      try deleteKey(for: database.pendingKeyItem)
-      return .keptStoredKey
-    }
-    guard try Self.key(pendingKey, opens: database, cipher: cipher) else {
-      throw DatabaseError(
-        resultCode: .SQLITE_NOTADB,
-        message:
-          "neither the stored key nor the pending key opens \(database.canonicalPath): nothing was changed")
-    }
-    try store(pendingKey, for: database, label: nil)
-    try deleteKey(for: database.pendingKeyItem)
-    return .promotedPendingKey
   }
 
-  /// Re-encrypts off the caller's thread; see ``changeKey(of:to:cipher:)``.
+  /// True if a pending key exists, or more than one stored key.
+  func needsSettling(_ database: KeyringDatabase) throws -> Bool {
+    try !keys(for: database.pendingKeyItem).isEmpty || keys(for: database).count > 1
+  }
+
+  /// Settles, with the database's lock held (no live operation owns a pending key).
+  func settleHoldingLock(_ database: KeyringDatabase, cipher: CipherConfiguration) throws
+    -> PendingKeyChangeOutcome?
+  {
+    let pending = try keys(for: database.pendingKeyItem)
+    let stored = try keys(for: database)
+    guard !pending.isEmpty || stored.count > 1 else { return nil }
+    var info = stat()
+    guard lstat(database.canonicalPath, &info) == 0 else {
+      // Nothing can be opened: stored keys are kept (they may be the keys of a
+      // database that was moved), pending ones opened nothing that exists.
+      guard !pending.isEmpty else { return nil }
+      try deleteKey(for: database.pendingKeyItem)
+      return .droppedPendingKey
+    }
+    for key in stored where try Self.key(key, opens: database, cipher: cipher) {
+      if stored.count > 1 { try store(key, for: database, label: nil) }
+      if !pending.isEmpty { try deleteKey(for: database.pendingKeyItem) }
+      return .keptStoredKey
+    }
+    for key in pending where try Self.key(key, opens: database, cipher: cipher) {
+      try store(key, for: database, label: nil)
+      try deleteKey(for: database.pendingKeyItem)
+      return .promotedPendingKey
+    }
+    throw DatabaseError(
+      resultCode: .SQLITE_NOTADB,
+      message:
+        "neither the stored key nor the pending key opens \(database.canonicalPath): nothing was changed")
+  }
+
+  /// Re-encrypts off the caller's thread; see ``changeKey(of:to:cipher:cancellation:)``.
   public func changeKey(
-    of database: KeyringDatabase, to newKey: DatabaseKey, cipher: CipherConfiguration = CipherConfiguration()
+    of database: KeyringDatabase, to newKey: DatabaseKey, cipher: CipherConfiguration = CipherConfiguration(),
+    cancellation: OperationCancellation? = nil
   ) async throws {
-    try await Self.offThread { try self.changeKey(of: database, to: newKey, cipher: cipher) }
+    try await Self.offThread {
+      try self.changeKey(of: database, to: newKey, cipher: cipher, cancellation: cancellation)
+    }
   }
 
   /// Settles an interrupted key change off the caller's thread; see
@@ -133,8 +174,9 @@ extension Keyring {
     try await Self.offThread { try self.settlePendingKeyChange(for: database, cipher: cipher) }
   }
 
-  /// True if `key` opens the database (a connection reads its schema). Throws
-  /// when the database is locked: that tells nothing about the key.
+  /// True if `key` opens the database (a connection reads its schema), with
+  /// `cipher`, or — when `cipher` is the default — in an older SQLCipher format.
+  /// Throws when the database is locked, or damaged: that tells nothing about the key.
   ///
   /// The connection is not read-only: after a crash in the middle of a
   /// transaction (a key change, say), SQLite must roll back the hot journal
@@ -147,16 +189,40 @@ extension Keyring {
     var config = Configuration()
     config.key = key
     config.cipher = cipher
+    config.observesOtherProcesses = false
     do {
       let dbQueue = try DatabaseQueue(path: database.canonicalPath, configuration: config)
       try? dbQueue.close()
       return true
-    } catch let error as DatabaseError
-      where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
-    {
-      throw error
     } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-      return false
+      guard cipher == CipherConfiguration() else { return false }
+      return try DatabaseQueue.cipherFormat(atPath: database.canonicalPath, key: key) != nil
+    }
+  }
+
+  /// The settings that open the database with `key`: `given` unless it is the
+  /// default, else those of the format the key opens the file in. Throws the
+  /// opening error when the key opens it in no format.
+  static func cipher(opening database: KeyringDatabase, with key: DatabaseKey, given: CipherConfiguration)
+    throws -> CipherConfiguration
+  {
+    var config = Configuration()
+    config.key = key
+    config.cipher = given
+    config.observesOtherProcesses = false
+    do {
+      let dbQueue = try DatabaseQueue(path: database.canonicalPath, configuration: config)
+      try? dbQueue.close()
+      return given
+    } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+      if given == CipherConfiguration(),
+        let older = try DatabaseQueue.cipherConfiguration(atPath: database.canonicalPath, key: key)
+      {
+        return older
+      }
+      throw DatabaseError(
+        resultCode: error.extendedResultCode,
+        message: "the key in the keyring does not open \(database.canonicalPath): \(error.message ?? "")")
     }
   }
 }

@@ -1,4 +1,5 @@
 import CLibSecret
+import Sealite
 
 extension Keyring {
   /// One operation's connection to the Secret Service and its collection. Objects are
@@ -81,6 +82,38 @@ extension Keyring {
         throw KeyringError.collectionLocked(label)
       }
       return items
+    }
+
+    /// The items holding keys of `database` (any kind), the most recently
+    /// changed first; empty if there is none. Throws `collectionLocked` when
+    /// any of them is locked, or when a locked collection may hide them.
+    func items(of database: KeyringDatabase) throws -> [ObjectRef<SecretItem>] {
+      let items = try search(Keyring.identity(database))
+      if items.isEmpty {
+        try requireUnlocked()
+        return []
+      }
+      if items.contains(where: { secret_item_get_locked($0.pointer) != 0 }) {
+        throw KeyringError.collectionLocked(label)
+      }
+      // Two items for one database are what a store that changed the key's
+      // kind left when it was cut short: the newer one is the stored key.
+      return items.sorted { secret_item_get_modified($0.pointer) > secret_item_get_modified($1.pointer) }
+    }
+
+    /// The key an item of `database` holds.
+    func key(of item: ObjectRef<SecretItem>, database: KeyringDatabase) throws -> DatabaseKey {
+      let kind = try kind(of: item, database: database)
+      _ = try withGError(collection: label) { secret_item_load_secret_sync(item.pointer, nil, $0) }
+      guard let value = secret_item_get_secret(item.pointer) else {
+        // The item was locked again between the search and the load.
+        throw KeyringError.collectionLocked(label)
+      }
+      defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+      var length = 0
+      let bytes = secret_value_get(value, &length)!
+      return try Keyring.makeKey(
+        kind: kind, bytes: UnsafeRawBufferPointer(start: bytes, count: length), database: database)
     }
 
     func attributes(of item: ObjectRef<SecretItem>) -> [String: String] {

@@ -51,7 +51,9 @@ struct GErrorInfo {
     // Connecting to the bus fails with a GIO error (no socket, connection refused, no X11
     // for autolaunch); a bus that goes away later reports a closed connection. Other GIO
     // errors after connecting (a timed-out call, say) are not about the bus being absent.
-    if (connecting && domain == g_io_error_quark())
+    // Without DBUS_SESSION_BUS_ADDRESS, GLib tries to start a bus with dbus-launch,
+    // which fails with a spawn error where dbus-launch is not installed (cron, ssh).
+    if (connecting && (domain == g_io_error_quark() || domain == g_spawn_error_quark()))
       || matches(g_io_error_quark(), G_IO_ERROR_CLOSED.rawValue)
       || matches(g_dbus_error_quark(), G_DBUS_ERROR_DISCONNECTED.rawValue)
       || matches(g_dbus_error_quark(), G_DBUS_ERROR_NO_SERVER.rawValue)

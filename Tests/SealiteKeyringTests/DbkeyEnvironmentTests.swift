@@ -81,10 +81,11 @@ struct DbkeyEnvironmentTests {
   @Test("on a bus without a Secret Service, every keyring command exits 69 and names the missing service")
   func noProvider() async throws {
     let path = uniqueDatabasePath()
-    // An encrypted file whose key would have to come from the keyring.
+    // An encrypted file whose key would have to come from the keyring (random
+    // bytes: a plaintext header would need no key, and no keyring).
     let script = commandsScript(
       setup: """
-        printf 'SQLite format 3\\000' > "$DB"; head -c 4080 /dev/urandom >> "$DB"
+        head -c 4096 /dev/urandom > "$DB"
         """)
     let result = try await runToEnd(
       "/usr/bin/dbus-run-session",

@@ -21,6 +21,8 @@ func caseName(_ error: any Error) -> String {
   case .itemNotFound: return "itemNotFound"
   case .collectionNotFound: return "collectionNotFound"
   case .invalidDatabasePath: return "invalidDatabasePath"
+  case .keyWouldBeReplaced: return "keyWouldBeReplaced"
+  case .keyStillNeeded: return "keyStillNeeded"
   case .failure: return "failure"
   }
 }

@@ -16,6 +16,8 @@ final class OtherProcessesWatch: Sendable {
     var lastEntryByWriter: [String: (id: Int64, version: Int64)] = [:]
     /// When a change without journal entry was first seen.
     var changeWithoutEntrySince: ContinuousClock.Instant?
+    /// True once a check failed for good, and observers were told.
+    var hasFailed = false
   }
 
   /// How long a change without journal entry waits for its entry.
@@ -136,8 +138,23 @@ final class OtherProcessesWatch: Sendable {
         }
         return (try currentDataVersion(db), exists, entries, missesCommits)
       }
+    } catch let error as DatabaseError
+      where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+      || error.resultCode == .SQLITE_MISUSE
+    {
+      // Busy, or closed: the next wake-up retries.
+      return
     } catch {
-      // Busy or closed: the next wake-up retries.
+      // Any other error stays: a database rekeyed by another process no longer
+      // opens with this connection's key. Observers hear of it, rather than go
+      // blind to every later commit.
+      guard
+        state.withLock({ state -> Bool in
+          defer { state.hasFailed = true }
+          return !state.hasFailed
+        })
+      else { return }
+      db.observationBroker.notifyExternalWatchFailure(error)
       return
     }
     guard found.version != previous.0 else { return }

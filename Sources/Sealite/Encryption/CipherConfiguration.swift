@@ -11,6 +11,10 @@ public struct CipherConfiguration: Sendable, Equatable {
   /// `PRAGMA cipher_page_size`: the page size of the encrypted file.
   public var pageSize: Int?
 
+  /// Settings that have no field of their own, for the formats an SQLCipher 3
+  /// library can only open setting by setting (format 1 has no HMAC).
+  var otherPragmas: [String] = []
+
   /// Creates settings; nil leaves SQLCipher's default.
   public init(compatibility: Int? = nil, kdfIterations: Int? = nil, pageSize: Int? = nil) {
     self.compatibility = compatibility
@@ -24,7 +28,7 @@ public struct CipherConfiguration: Sendable, Equatable {
     if let compatibility { result.append("PRAGMA cipher_compatibility = \(compatibility)") }
     if let kdfIterations { result.append("PRAGMA kdf_iter = \(kdfIterations)") }
     if let pageSize { result.append("PRAGMA cipher_page_size = \(pageSize)") }
-    return result
+    return result + otherPragmas
   }
 
   func validate() throws {

@@ -68,6 +68,17 @@ extension Database {
         resultCode: .SQLITE_READONLY,
         message: "the key can not be changed: the database file is read-only (\(path))")
     }
+    // The re-encryption goes through a journal beside the file: SQLCipher
+    // would fail to create it without a word.
+    if Database.isFile(path) {
+      let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+      guard access(directory, W_OK | X_OK) == 0 else {
+        throw DatabaseError(
+          resultCode: .SQLITE_READONLY,
+          message: "the key can not be changed: \(directory) is read-only, and the key change writes a "
+            + "journal beside the database (\(path))")
+      }
+    }
     // SQLCipher reports success even when another connection's lock kept it
     // from rewriting the pages: take the write lock first, so that a locked
     // database fails here (after the busy timeout), before anything changes…
@@ -88,9 +99,18 @@ extension Database {
   }
 
   /// Why a key change SQLCipher reported as done left the file with its old
-  /// key (SQLCipher keeps the reason to itself): too little free space for
+  /// key (SQLCipher keeps the reason to itself): a page that fails
+  /// authentication (it can not be re-encrypted), too little free space for
   /// the journal or WAL that rewrites every page, else another connection's lock.
   private func keyChangeFailure() -> DatabaseError {
+    let cipherCheck = (try? String.fetchAll(self, sql: "PRAGMA cipher_integrity_check")) ?? []
+    let quickCheck = (try? String.fetchAll(self, sql: "PRAGMA quick_check")) ?? ["ok"]
+    if !cipherCheck.isEmpty || quickCheck != ["ok"] {
+      return DatabaseError(
+        resultCode: .SQLITE_CORRUPT,
+        message: "the key change did not take effect: the database is damaged or was tampered with "
+          + "(\((cipherCheck + quickCheck.filter { $0 != "ok" }).prefix(3).joined(separator: "; ")))")
+    }
     var file = stat()
     var disk = statvfs()
     if stat(path, &file) == 0, statvfs(path, &disk) == 0 {
@@ -118,18 +138,21 @@ extension Database {
   /// True if a new connection keyed with `key` (and this connection's cipher
   /// settings) reads the schema of the file.
   func opensFile(with key: DatabaseKey) -> Bool {
-    Database.keyOpensFile(atPath: path, key: key, cipherPragmas: configuration.cipher.pragmas)
+    (try? Database.keyOpensFile(atPath: path, key: key, cipherPragmas: configuration.cipher.pragmas)) ?? false
   }
 
-  /// True if a new read-only connection, keyed with `key` and then given
-  /// `cipherPragmas`, reads the schema of the file at `path`.
-  static func keyOpensFile(atPath path: String, key: DatabaseKey, cipherPragmas: [String]) -> Bool {
+  /// True if a new connection, keyed with `key` and then given
+  /// `cipherPragmas`, reads the schema of the file at `path`. Read-only unless
+  /// `writable` (a writable connection rolls back the hot journal a crash
+  /// left, which it must before reading anything). Throws `SQLITE_BUSY` when
+  /// another connection kept it from reading: that tells nothing of the key.
+  static func keyOpensFile(
+    atPath path: String, key: DatabaseKey, cipherPragmas: [String], writable: Bool = false
+  ) throws -> Bool {
     var connection: SQLiteConnection?
     defer { sqlite3_close_v2(connection) }
-    guard
-      sqlite3_open_v2(path, &connection, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil) == SQLITE_OK,
-      let connection
-    else { return false }
+    let flags = (writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_URI
+    guard sqlite3_open_v2(path, &connection, flags, nil) == SQLITE_OK, let connection else { return false }
     sqlite3_busy_timeout(connection, 5000)
     let keyed = key.withSQLCipherKeyBytes { bytes in
       sqlite3_key_v2(connection, "main", bytes.baseAddress, CInt(bytes.count))
@@ -139,7 +162,12 @@ extension Database {
     for pragma in cipherPragmas {
       guard sqlite3_exec(connection, pragma, nil, nil, nil) == SQLITE_OK else { return false }
     }
-    return sqlite3_exec(connection, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK
+    let code = sqlite3_exec(connection, "SELECT count(*) FROM sqlite_master", nil, nil, nil)
+    if code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED {
+      throw DatabaseError(
+        resultCode: .SQLITE_BUSY, message: "\(path) is locked by another connection: try again later")
+    }
+    return code == SQLITE_OK
   }
 
   /// The SQLCipher settings in force on this connection (`cipher_*` pragmas),
@@ -204,7 +232,10 @@ enum OpeningFailure {
         "the database file is truncated or damaged: the key opens its first page, but not the rest (\(path))"
     } else if size < 512 || size % 512 != 0 {
       // An encrypted database is a whole number of pages of at least 512 bytes.
-      message = "file is not a database (\(path))"
+      message =
+        size > 0 && size % 512 != 0
+        ? "file is not a database, or is truncated: its size (\(size) bytes) is not a whole number of pages (\(path))"
+        : "file is not a database (\(path))"
     } else if isKeyed {
       message = "the key does not open this database: wrong key, or wrong cipher settings (\(path))"
     } else {

@@ -10,12 +10,21 @@ extension DatabaseQueue {
   ///     try DatabaseQueue.exportDatabase(
   ///       atPath: "plain.sqlite", key: nil, to: "secret.sqlite", destinationKey: .randomRaw())
   ///
-  /// The copy is written to a temporary file beside the destination, checked
-  /// (it opens with `destinationKey`, `PRAGMA integrity_check` passes, and
-  /// every table holds as many rows as in the source), synced to disk, and only
-  /// then renamed to `destinationPath`. On any failure the temporary file is
-  /// removed, and the source and any existing destination are left as they
-  /// were. The schema version (`user_version`) is copied too.
+  /// The copy is written to a temporary file beside the destination (created
+  /// with `O_EXCL`, mode 0600, so a plaintext copy is never readable by others
+  /// either), checked (it opens with `destinationKey`, `PRAGMA
+  /// integrity_check` passes, and every table holds as many rows as in the
+  /// source), synced to disk, and only then renamed to `destinationPath`: the
+  /// rename is the commit point. On any failure, and on cancellation, the
+  /// temporary file is removed, and the source and any existing destination
+  /// are left as they were. The schema version (`user_version`) is copied too.
+  /// The export holds the destination's ``DatabaseFileLock``.
+  ///
+  /// A destination that is a symbolic link is refused (nothing is ever
+  /// written through a link: give the path of the file itself), and so is a
+  /// destination that is the source itself. Without `overwrite`, a file that
+  /// another program creates at the destination while the copy is written is
+  /// not replaced either: the export fails.
   ///
   /// - parameter sourcePath: the database to copy.
   /// - parameter key: the key of the source, nil for a plaintext source.
@@ -29,97 +38,92 @@ extension DatabaseQueue {
   /// - parameter progress: called about ten times a second while the copy is
   ///   written, then once with ``DatabaseExportProgress/isCompleted`` true, on
   ///   a background queue (a command line tool shows it to its user).
+  /// - parameter cancellation: stops the export before the rename; it then
+  ///   throws `SQLITE_INTERRUPT`, having changed nothing.
+  /// - parameter willPublish: called once the copy is written and checked,
+  ///   right before the rename; an error it throws ends the export with
+  ///   nothing changed. (The keyring stores the copy's key there, so that a
+  ///   key exists before the file it opens.)
   public static func exportDatabase(
     atPath sourcePath: String, key: DatabaseKey?, cipher: CipherConfiguration = CipherConfiguration(),
     to destinationPath: String, destinationKey: DatabaseKey?, overwrite: Bool = false,
-    progress: (@Sendable (DatabaseExportProgress) -> Void)? = nil
+    progress: (@Sendable (DatabaseExportProgress) -> Void)? = nil,
+    cancellation: OperationCancellation? = nil,
+    willPublish: (() throws -> Void)? = nil
   ) throws {
-    let fileManager = FileManager.default
     try Database.requireFile(atPath: sourcePath)
-    if !overwrite && fileManager.fileExists(atPath: destinationPath) {
-      throw DatabaseError(
-        resultCode: .SQLITE_CANTOPEN,
-        message: "\(destinationPath) already exists: refusing to overwrite it")
+    let pageCount = try DatabaseFileLock.withLock(
+      forDatabaseAtPath: destinationPath, cancellation: cancellation
+    ) {
+      let output = try NewDatabaseFile(
+        destination: destinationPath, overwrite: overwrite, sourcePath: sourcePath)
+      var published = false
+      defer { if !published { output.discard() } }
+      let pageCount = try writeCopy(
+        ofDatabaseAtPath: sourcePath, key: key, cipher: cipher, to: output.temporaryPath,
+        destinationKey: destinationKey, progress: progress, cancellation: cancellation,
+        operation: "the export")
+      try cancellation.check("the export")
+      try willPublish?()
+      try cancellation.check("the export")
+      try output.publish(replacing: overwrite)
+      published = true
+      return pageCount
     }
-    let destinationURL = URL(fileURLWithPath: destinationPath)
-    let directory = destinationURL.deletingLastPathComponent().path
-    var isDirectory: ObjCBool = false
-    guard fileManager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
-      fileManager.isWritableFile(atPath: directory)
-    else {
-      throw DatabaseError(
-        resultCode: .SQLITE_CANTOPEN,
-        message: "\(directory) is not a writable directory: can not create \(destinationPath)")
-    }
-    let temporaryPath =
-      destinationURL.deletingLastPathComponent()
-      .appendingPathComponent(
-        ".\(destinationURL.lastPathComponent).sealite-export-\(UUID().uuidString.prefix(8))"
-      )
-      .path
-    defer {
-      for suffix in ["", "-journal", "-wal", "-shm"] {
-        try? fileManager.removeItem(atPath: temporaryPath + suffix)
-      }
-    }
-
-    var sourceConfiguration = Configuration()
-    sourceConfiguration.key = key
-    sourceConfiguration.cipher = cipher
-    // Not read-only: SQLite would open the attached copy read-only too. The
-    // source itself is only read.
-    let source = try DatabaseQueue(path: sourcePath, configuration: sourceConfiguration)
-    defer { try? source.close() }
-    let (rowCounts, totalPageCount) = try source.writer.sync { db in
-      let pageCount = try db.integerPragma("page_count") ?? 0
-      let pageSize = try db.integerPragma("page_size") ?? 4096
-      let sampler = progress.map {
-        ExportProgressSampler(path: temporaryPath, pageSize: pageSize, totalPageCount: pageCount, report: $0)
-      }
-      defer { sampler?.stop() }
-      return (try db.exportContents(to: temporaryPath, key: destinationKey), pageCount)
-    }
-
-    // The copy must open with its key and hold the same rows.
-    var copyConfiguration = Configuration()
-    copyConfiguration.key = destinationKey
-    let copy = try DatabaseQueue(path: temporaryPath, configuration: copyConfiguration)
-    try copy.writer.sync { db in
-      let check = try String.fetchAll(db, sql: "PRAGMA integrity_check")
-      guard check == ["ok"] else {
-        throw DatabaseError(
-          resultCode: .SQLITE_CORRUPT,
-          message: "the exported copy fails its integrity check: \(check.joined(separator: "; "))")
-      }
-      for (table, count) in rowCounts {
-        let copied = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier)") ?? -1
-        guard copied == count else {
-          throw DatabaseError(
-            resultCode: .SQLITE_CORRUPT,
-            message: "the exported copy of table \(table) holds \(copied) rows instead of \(count)")
-        }
-      }
-    }
-    try copy.close()
-    try syncFile(atPath: temporaryPath)
-    guard Glibc.rename(temporaryPath, destinationPath) == 0 else {
-      throw DatabaseError(
-        resultCode: .SQLITE_CANTOPEN,
-        message: "could not move the exported copy to \(destinationPath): \(String(cString: strerror(errno)))"
-      )
-    }
-    try syncFile(atPath: directory)
     progress?(
-      DatabaseExportProgress(
-        completedPageCount: totalPageCount, totalPageCount: totalPageCount, isCompleted: true))
+      DatabaseExportProgress(completedPageCount: pageCount, totalPageCount: pageCount, isCompleted: true))
   }
 
-  /// Flushes a file (or directory) to disk.
-  private static func syncFile(atPath path: String) throws {
-    let descriptor = Glibc.open(path, O_RDONLY)
-    guard descriptor >= 0 else { return }
-    defer { _ = Glibc.close(descriptor) }
-    _ = fsync(descriptor)
+  /// Copies the database at `sourcePath` into the empty file at `copyPath`
+  /// and checks the copy; returns the source's page count. `journalMode`
+  /// (e.g. "wal") is given to the copy. Cancellation interrupts the SQL that
+  /// runs, and throws the cancellation error.
+  static func writeCopy(
+    ofDatabaseAtPath sourcePath: String, key: DatabaseKey?, cipher: CipherConfiguration, to copyPath: String,
+    destinationKey: DatabaseKey?, journalMode: String? = nil,
+    progress: (@Sendable (DatabaseExportProgress) -> Void)?, cancellation: OperationCancellation?,
+    operation: String
+  ) throws -> Int {
+    do {
+      var sourceConfiguration = Configuration()
+      sourceConfiguration.key = key
+      sourceConfiguration.cipher = cipher
+      // Not read-only: SQLite would open the attached copy read-only too. The
+      // source itself is only read.
+      let source = try DatabaseQueue(path: sourcePath, configuration: sourceConfiguration)
+      defer { try? source.close() }
+      let (rowCounts, pageCount) = try source.writer.sync { db in
+        let pageCount = try db.integerPragma("page_count") ?? 0
+        let pageSize = try db.integerPragma("page_size") ?? 4096
+        let sampler = progress.map {
+          ExportProgressSampler(path: copyPath, pageSize: pageSize, totalPageCount: pageCount, report: $0)
+        }
+        defer { sampler?.stop() }
+        let rowCounts = try cancellation.interrupting(db.connection) {
+          try db.exportContents(to: copyPath, key: destinationKey)
+        }
+        return (rowCounts, pageCount)
+      }
+      try cancellation.check(operation)
+
+      // The copy must open with its key and hold the same rows.
+      var copyConfiguration = Configuration()
+      copyConfiguration.key = destinationKey
+      copyConfiguration.observesOtherProcesses = false
+      let copy = try DatabaseQueue(path: copyPath, configuration: copyConfiguration)
+      defer { try? copy.close() }
+      try copy.writer.sync { db in
+        try cancellation.interrupting(db.connection) {
+          try db.checkCopy(rowCounts: rowCounts)
+          if let journalMode { try db.execute(sql: "PRAGMA journal_mode = \(journalMode)") }
+        }
+      }
+      try copy.close()
+      return pageCount
+    } catch let error as DatabaseError where cancellation?.isCancelled == true {
+      _ = error
+      throw OperationCancellation.error(operation)
+    }
   }
 }
 
@@ -136,30 +140,15 @@ extension Database {
         (table, try Int.fetchOne(self, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0))
     }
     let userVersion = try Int.fetchOne(self, sql: "PRAGMA user_version") ?? 0
-    // The key is bound, never written into the SQL text; an empty key attaches
-    // a plaintext database.
-    let attach = try makeStatement(sql: "ATTACH DATABASE ? AS sealite_export KEY ?")
-    let pathCode = sqlite3_bind_text(attach.sqliteStatement, 1, path, -1, sqliteTransient)
-    let keyCode: CInt
-    if let key {
-      keyCode = key.withSQLCipherKeyBytes { bytes in
-        sqlite3_bind_blob(attach.sqliteStatement, 2, bytes.baseAddress, CInt(bytes.count), sqliteTransient)
-      }
-    } else {
-      keyCode = sqlite3_bind_text(attach.sqliteStatement, 2, "", 0, sqliteTransient)
-    }
-    guard pathCode == SQLITE_OK, keyCode == SQLITE_OK else {
-      throw DatabaseError(resultCode: .SQLITE_ERROR, message: "could not prepare the export file")
-    }
-    try attach.execute()
-    sqlite3_clear_bindings(attach.sqliteStatement)
+    try attachExport(path: path, key: key)
     defer { try? execute(sql: "DETACH DATABASE sealite_export") }
     do {
       _ = try Row.fetchAll(self, sql: "SELECT sqlcipher_export('sealite_export')")
     } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
       // sqlcipher_export reports every failure as SQLITE_ERROR, with SQLite's
-      // text for the real code: give a full disk or an I/O error its own code.
-      for code in [ResultCode.SQLITE_FULL, .SQLITE_IOERR]
+      // text for the real code: give a full disk, an I/O error or an
+      // interruption its own code.
+      for code in [ResultCode.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_INTERRUPT]
       where error.message == String(cString: sqlite3_errstr(code.rawValue)) {
         throw DatabaseError(resultCode: code, message: error.message, sql: error.sql)
       }
@@ -167,5 +156,50 @@ extension Database {
     }
     try execute(sql: "PRAGMA sealite_export.user_version = \(userVersion)")
     return rowCounts
+  }
+
+  /// `ATTACH DATABASE path AS sealite_export KEY key`, the key bound, never
+  /// written into the SQL text; an empty key attaches a plaintext database.
+  /// The key is bound without a copy (SQLITE_STATIC): SQLite would free its
+  /// own copy without wiping it. The binding ends before the bytes are wiped.
+  private func attachExport(path: String, key: DatabaseKey?) throws {
+    let attach = try makeStatement(sql: "ATTACH DATABASE ? AS sealite_export KEY ?")
+    let statement = attach.sqliteStatement
+    defer { sqlite3_clear_bindings(statement) }
+    guard sqlite3_bind_text(statement, 1, path, -1, sqliteTransient) == SQLITE_OK else {
+      throw DatabaseError(resultCode: .SQLITE_ERROR, message: "could not prepare the export file")
+    }
+    guard let key else {
+      guard sqlite3_bind_text(statement, 2, "", 0, nil) == SQLITE_OK else {
+        throw DatabaseError(resultCode: .SQLITE_ERROR, message: "could not prepare the export file")
+      }
+      try attach.execute()
+      return
+    }
+    try key.withSQLCipherKeyBytes { bytes in
+      defer { sqlite3_clear_bindings(statement) }
+      guard sqlite3_bind_blob(statement, 2, bytes.baseAddress, CInt(bytes.count), nil) == SQLITE_OK else {
+        throw DatabaseError(resultCode: .SQLITE_ERROR, message: "could not prepare the export file")
+      }
+      try attach.execute()
+    }
+  }
+
+  /// Checks an exported copy: its integrity, and the row count of each table.
+  fileprivate func checkCopy(rowCounts: [(String, Int)]) throws {
+    let check = try String.fetchAll(self, sql: "PRAGMA integrity_check")
+    guard check == ["ok"] else {
+      throw DatabaseError(
+        resultCode: .SQLITE_CORRUPT,
+        message: "the exported copy fails its integrity check: \(check.joined(separator: "; "))")
+    }
+    for (table, count) in rowCounts {
+      let copied = try Int.fetchOne(self, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier)") ?? -1
+      guard copied == count else {
+        throw DatabaseError(
+          resultCode: .SQLITE_CORRUPT,
+          message: "the exported copy of table \(table) holds \(copied) rows instead of \(count)")
+      }
+    }
   }
 }

@@ -116,7 +116,8 @@ extension KeyDerivation {
     let algorithmName = (try? String.fetchOne(db, sql: "PRAGMA cipher_kdf_algorithm")) ?? nil
     let algorithm = algorithmName.flatMap(Algorithm.init(rawValue:)) ?? .sha1
     guard let key = rawKey(for: passphrase, salt: salt, iterations: iterations, algorithm: algorithm),
-      Database.keyOpensFile(atPath: db.path, key: key, cipherPragmas: db.configuration.cipher.pragmas)
+      (try? Database.keyOpensFile(atPath: db.path, key: key, cipherPragmas: db.configuration.cipher.pragmas))
+        == true
     else { return nil }
     return key
   }

@@ -503,6 +503,14 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
     removeNextTransactionObservers()
   }
 
+  /// Tells the observers that see other processes' commits that they no
+  /// longer can, and why (the database was rekeyed by another process…).
+  func notifyExternalWatchFailure(_ error: any Error) {
+    for (_, observer) in liveEntries() {
+      (observer as? any RegionTrackingObserver)?.externalWatchDidFail(error)
+    }
+  }
+
   /// Whether `observer` cares for a change in `region`: asked with inserts,
   /// deletes and updates of every column of each table of the region.
   private func observes(
@@ -541,6 +549,8 @@ protocol RegionTrackingObserver: TransactionObserver {
   func isInterested(in region: DatabaseRegion) -> Bool
   /// The next `databaseDidChange()` reports a commit of another process.
   func noteExternalChange()
+  /// Commits of other processes can no longer be seen: the observation ends with `error`.
+  func externalWatchDidFail(_ error: any Error)
 }
 
 /// The thread-specific slot of the notifying broker.

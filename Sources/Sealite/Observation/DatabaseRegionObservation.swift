@@ -28,13 +28,15 @@ public struct DatabaseRegionObservation: Sendable {
   /// after each commit that changed the region, with the connection (which
   /// may read the committed state). Changes committed after `start` returned
   /// are all seen. An error computing the region goes to `onError` and ends
-  /// the observation.
+  /// the observation, and so does an error that keeps the observation from
+  /// seeing the commits of other processes (the database was rekeyed by
+  /// another process, say: its pages no longer open with this connection's key).
   public func start(
     in writer: some DatabaseWriter,
     onError: @escaping @Sendable (any Error) -> Void,
     onChange: @escaping @Sendable (Database) -> Void
   ) -> AnyDatabaseCancellable {
-    let observer = RegionObservationObserver(onChange: { db, _ in onChange(db) })
+    let observer = RegionObservationObserver(onChange: { db, _ in onChange(db) }, onFailure: onError)
     let regions = regions
     do {
       try writer.withWriterConnection { db in
@@ -68,9 +70,14 @@ final class RegionObservationObserver: RegionTrackingObserver, Sendable {
   private let state = Locked(State())
   /// Given the connection, and whether only other processes made the changes.
   private let onChange: @Sendable (Database, Bool) -> Void
+  /// Given the error that ended the watch on other processes.
+  private let onFailure: @Sendable (any Error) -> Void
 
-  init(onChange: @escaping @Sendable (Database, Bool) -> Void) {
+  init(
+    onChange: @escaping @Sendable (Database, Bool) -> Void, onFailure: @escaping @Sendable (any Error) -> Void
+  ) {
     self.onChange = onChange
+    self.onFailure = onFailure
   }
 
   func setRegion(_ region: DatabaseRegion) {
@@ -105,6 +112,14 @@ final class RegionObservationObserver: RegionTrackingObserver, Sendable {
 
   func noteExternalChange() {
     state.withLock { $0.nextChangeIsExternal = true }
+  }
+
+  func externalWatchDidFail(_ error: any Error) {
+    let report = state.withLock { state -> Bool in
+      defer { state.isCancelled = true }
+      return !state.isCancelled
+    }
+    if report { onFailure(error) }
   }
 
   func databaseDidChange() {

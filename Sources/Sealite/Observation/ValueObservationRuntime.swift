@@ -56,9 +56,9 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     state = Locked(State(reducer: observation.reducer))
     // The observer reaches the runtime weakly: the cancellable owns the runtime.
     let target = WeakReference<ValueObservationRuntime>()
-    observer = RegionObservationObserver(onChange: { _, onlyExternally in
-      target.value?.databaseDidChange(external: onlyExternally)
-    })
+    observer = RegionObservationObserver(
+      onChange: { _, onlyExternally in target.value?.databaseDidChange(external: onlyExternally) },
+      onFailure: { error in target.value?.fail(error, synchronously: false) })
     target.value = self
   }
 
@@ -321,7 +321,7 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     }
   }
 
-  private func fail(_ error: any Error, synchronously: Bool) {
+  fileprivate func fail(_ error: any Error, synchronously: Bool) {
     guard stop() else { return }
     let report: @Sendable () -> Void = { [events, onError] in
       for event in events.didFail { event(error) }

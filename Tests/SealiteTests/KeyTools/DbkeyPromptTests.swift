@@ -81,7 +81,7 @@ struct DbkeyPromptTests {
 
     let out = directory.path("copy.sqlite")
     let export = try await typeAtPrompts(
-      ["export", path, out, "--source-passphrase", "--passphrase"],
+      ["export", path, out, "--passphrase", "--new-passphrase"],
       [
         ("Passphrase of \(path): ", "source secret"), ("New passphrase for \(out): ", "copy secret"),
         ("Repeat it: ", "copy secret"),

@@ -16,16 +16,17 @@ func dbkey(_ arguments: [String], input: String = "") throws -> (
   try runProcess(dbkeyPath, arguments, input: input)
 }
 
-/// The keyring items whose path is inside `directory`, as dbkey lists them.
+/// The keyring items whose path is inside `directory`, as dbkey lists them:
+/// `FILE|NAME` for a stored key, `FILE|NAME|pending` for a pending one.
 func items(in directory: TemporaryDirectory) throws -> [String] {
   let result = try dbkey(["keyring", "list", "--json"])
   #expect(result.status == 0, "\(result.stderr)")
   let list = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
   let prefix = URL(fileURLWithPath: directory.url.path).resolvingSymlinksInPath().path
   return list.compactMap { item -> String? in
-    guard let attributes = item["attributes"] as? [String: String], let path = attributes["path"],
-      path.hasPrefix(prefix)
-    else { return nil }
-    return URL(fileURLWithPath: path).lastPathComponent + "|" + (attributes["name"] ?? "")
+    guard let path = item["path"] as? String, path.hasPrefix(prefix) else { return nil }
+    let name = item["name"] as? String ?? ""
+    let pending = item["pending"] as? Bool == true ? "|pending" : ""
+    return URL(fileURLWithPath: path).lastPathComponent + "|" + name + pending
   }.sorted()
 }

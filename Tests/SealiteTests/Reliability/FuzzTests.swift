@@ -842,7 +842,7 @@ private struct DbkeyRun {
 }
 
 /// The exit codes `dbkey --help` lists.
-private let documentedExitCodes: Set<Int32> = [0, 64, 65, 66, 69, 70, 73, 75, 76]
+private let documentedExitCodes: Set<Int32> = [0, 64, 65, 66, 69, 70, 73, 74, 75, 76, 77]
 
 /// Where random command lines run: dbkey's working directory with the fixtures, its
 /// HOME and TMPDIR, and the files that hold its standard streams, all inside one
@@ -1297,8 +1297,14 @@ struct FuzzTests {
       run.check(documentedExitCodes.contains(status), "\(shown): exit status \(status)")
       if status != 0 {
         let message = result.stderr.hasSuffix("\n") ? result.stderr.dropLast() : result.stderr[...]
+        // With --json (before any --), the message is a JSON object on one line.
+        let json = line.arguments.prefix { $0 != "--" }.contains("--json")
+        let wellFormed =
+          json
+          ? ((try? JSONSerialization.jsonObject(with: Data(message.utf8)) as? [String: Any])?["error"] != nil)
+          : message.hasPrefix("dbkey: ")
         run.check(
-          message.hasPrefix("dbkey: ") && !message.contains(where: \.isNewline),
+          wellFormed && !message.contains(where: \.isNewline),
           "\(shown): exit \(status) with stderr \(String(reflecting: result.stderr.prefix(500)))")
         run.check(
           !message.unicodeScalars.contains { $0.properties.generalCategory == .control },

@@ -1,0 +1,160 @@
+import Foundation
+import Sealite
+import Synchronization
+
+/// What dbkey does on SIGINT, SIGTERM, SIGHUP and SIGQUIT: never leave a
+/// database, a keyring item or the terminal half-changed.
+///
+/// - While nothing is being changed, dbkey exits at once (128 + the signal).
+/// - While it asks for a passphrase (echo off), it gives the terminal its
+///   settings back first.
+/// - While it changes something (``working(_:)``), it cancels the operation:
+///   the library stops it at its next safe point and undoes what it did, and
+///   dbkey exits 128 + the signal, with nothing changed. An operation already
+///   past its commit point (the rename of a new file, the transaction that
+///   re-encrypts) completes instead, and dbkey says so.
+///
+/// The handler only writes the signal's number to a pipe; a thread of its own
+/// reads it, so that everything above runs outside signal context.
+enum Interruption {
+  private enum Phase: Sendable {
+    case idle
+    case prompting(terminal: Int32)
+    case working(OperationCancellation)
+  }
+
+  private struct State: Sendable {
+    var phase = Phase.idle
+    /// The first signal received while working.
+    var signal: Int32?
+    var isProgressLineShown = false
+  }
+
+  private static let state = Mutex(State())
+
+  /// Installs the handlers and starts the thread that acts on them.
+  static func install() {
+    var descriptors: [Int32] = [0, 0]
+    guard pipe(&descriptors) == 0 else { return }
+    _ = fcntl(descriptors[0], F_SETFD, FD_CLOEXEC)
+    _ = fcntl(descriptors[1], F_SETFD, FD_CLOEXEC)
+    signalPipeWriter = descriptors[1]
+    let reader = descriptors[0]
+    Thread.detachNewThread {
+      var byte: UInt8 = 0
+      while true {
+        let count = read(reader, &byte, 1)
+        if count < 0 && errno == EINTR { continue }
+        guard count == 1 else { return }
+        handle(Int32(byte))
+      }
+    }
+    // signal() installs with SA_RESTART: no other call of dbkey sees EINTR.
+    for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
+      _ = Glibc.signal(signal) { number in
+        var byte = UInt8(truncatingIfNeeded: number)
+        _ = Glibc.write(signalPipeWriter, &byte, 1)
+      }
+    }
+  }
+
+  /// Runs `body`, which changes files or keyring items; a signal cancels the
+  /// cancellation it is given. Throws the interruption's error (exit 128 + the
+  /// signal) when the operation stopped because of a signal.
+  static func working<T>(_ body: (OperationCancellation) throws -> T) throws -> T {
+    let cancellation = OperationCancellation()
+    state.withLock { $0.phase = .working(cancellation) }
+    defer { state.withLock { $0.phase = .idle } }
+    do {
+      let result = try body(cancellation)
+      if let signal = state.withLock({ $0.signal }) {
+        Output.error(
+          "\(signalName(signal)) came once the change was made: it is complete",
+          code: ExitCode.success.rawValue)
+      }
+      return result
+    } catch {
+      // Whatever the operation reported as it stopped, it changed nothing.
+      guard let signal = state.withLock({ $0.signal }) else { throw error }
+      throw CommandError(
+        code: .interruption(by: signal), message: "interrupted by \(signalName(signal)): nothing was changed")
+    }
+  }
+
+  /// Runs `body` with the terminal's echo off (`saved` are the settings to give
+  /// back): a signal restores them before dbkey exits.
+  static func prompting<T>(terminal: Int32, saved: termios, _ body: () throws -> T) rethrows -> T {
+    echoSettings.pointee = saved
+    let previous = state.withLock { state -> Phase in
+      defer { state.phase = .prompting(terminal: terminal) }
+      return state.phase
+    }
+    defer { state.withLock { $0.phase = previous } }
+    return try body()
+  }
+
+  /// Tells whether a progress line is on the terminal (erased on exit).
+  static func setProgressLineShown(_ shown: Bool) {
+    state.withLock { $0.isProgressLineShown = shown }
+  }
+
+  private enum Action {
+    case exit
+    case restoreTerminalAndExit(Int32)
+    case cancel(OperationCancellation)
+    case ignore
+  }
+
+  private static func handle(_ signal: Int32) {
+    let (action, progressLine) = state.withLock { state -> (Action, Bool) in
+      switch state.phase {
+      case .idle: return (.exit, state.isProgressLineShown)
+      case .prompting(let terminal): return (.restoreTerminalAndExit(terminal), false)
+      case .working(let cancellation):
+        guard state.signal == nil else { return (.ignore, false) }
+        state.signal = signal
+        return (.cancel(cancellation), false)
+      }
+    }
+    switch action {
+    case .ignore: return
+    case .cancel(let cancellation):
+      cancellation.cancel()
+      return
+    case .restoreTerminalAndExit(let terminal):
+      tcsetattr(terminal, TCSANOW, echoSettings)
+      // The typed line was not ended: the message starts on a line of its own.
+      Output.write("\n", to: terminal)
+    case .exit:
+      if progressLine { Output.write("\r\u{1B}[K", to: 2) }
+    }
+    let code = ExitCode.interruption(by: signal)
+    Output.error("interrupted by \(signalName(signal))", code: code.rawValue)
+    _exit(code.rawValue)
+  }
+
+  static func signalName(_ signal: Int32) -> String {
+    switch signal {
+    case SIGINT: "SIGINT"
+    case SIGTERM: "SIGTERM"
+    case SIGHUP: "SIGHUP"
+    case SIGQUIT: "SIGQUIT"
+    default: "signal \(signal)"
+    }
+  }
+}
+
+/// Where the signal handler writes: a C handler can capture nothing. Set once,
+/// before any handler is installed.
+nonisolated(unsafe) private var signalPipeWriter: Int32 = -1
+
+/// The terminal settings to restore, in memory allocated for a `termios`:
+/// Swift 6.3 emits a statically initialized global of an imported C struct
+/// without the struct's inner padding (57 bytes for `termios`'s 60), so storing
+/// a `termios` into a global wrote 3 bytes past its end (AddressSanitizer:
+/// global-buffer-overflow). Written only before the phase says "prompting".
+nonisolated(unsafe) private let echoSettings: UnsafeMutablePointer<termios> = {
+  let settings = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+  settings.initialize(to: termios())
+  return settings
+}()
