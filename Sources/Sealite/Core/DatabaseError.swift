@@ -92,23 +92,3 @@ extension DatabaseError: Equatable {
     lhs.extendedResultCode == rhs.extendedResultCode && lhs.message == rhs.message && lhs.sql == rhs.sql
   }
 }
-
-/// Recognizes statements that carry key material, so that no trace, error or
-/// description ever prints them.
-enum KeyingStatementRedaction {
-  static let redacted = "<redacted keying statement>"
-
-  /// True for any SQL that names a key pragma (`key`, `rekey`, `hexkey`,
-  /// `textkey`, …, schema-qualified or not, after comments too) or attaches a
-  /// database with a KEY. Over-redacting is the safe side.
-  static func isKeyingStatement(_ sql: String) -> Bool {
-    // Cheap filter first: every keying statement contains "key".
-    guard sql.range(of: "key", options: .caseInsensitive) != nil else { return false }
-    return sql.range(of: keyPragmaPattern, options: [.regularExpression, .caseInsensitive]) != nil
-      || sql.range(of: attachKeyPattern, options: [.regularExpression, .caseInsensitive]) != nil
-  }
-
-  private static let keyPragmaPattern =
-    #"\bpragma\s+(?:(?:"[^"]*"|\[[^\]]*\]|`[^`]*`|\w+)\s*\.\s*)?["\[`]?(?:hex|text)?(?:re)?key\b"#
-  private static let attachKeyPattern = #"\battach\b[\s\S]*\bkey\b"#
-}
