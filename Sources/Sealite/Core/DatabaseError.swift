@@ -40,9 +40,16 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     self.extendedResultCode = resultCode
     if let sql, KeyingStatementRedaction.isKeyingStatement(sql) {
       // SQLite's message may quote the statement ("unrecognized token: …"),
-      // and so the key: only the generic text of the code is kept.
-      self.message =
-        String(cString: sqlite3_errstr(resultCode.rawValue)) + " (details withheld: they may quote a key)"
+      // and so the key: only a generic text is kept. One of SQLite's own fixed
+      // texts quotes nothing and is kept as it is: sqlcipher_export reports a
+      // full disk as SQLITE_ERROR with the text of SQLITE_FULL, which is all
+      // that tells the two apart.
+      if let message, DatabaseError.genericMessages.contains(message) {
+        self.message = message
+      } else {
+        self.message =
+          String(cString: sqlite3_errstr(resultCode.rawValue)) + " (details withheld: they may quote a key)"
+      }
       self.sql = KeyingStatementRedaction.redacted
       self.arguments = nil
     } else {
@@ -52,6 +59,11 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     }
     self.publicStatementArguments = publicStatementArguments
   }
+
+  /// SQLite's fixed text for each result code (`sqlite3_errstr`).
+  /// Extended codes share their primary code's text, but for SQLITE_ABORT_ROLLBACK.
+  private static let genericMessages: Set<String> = Set(
+    (Array(CInt(0)..<256) + [4 | (2 << 8)]).map { String(cString: sqlite3_errstr($0)) })
 
   public var description: String {
     var text = "SQLite error \(resultCode.rawValue)"

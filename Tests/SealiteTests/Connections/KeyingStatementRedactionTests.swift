@@ -212,6 +212,21 @@ struct KeyingStatementRedactionTests {
     #expect(!trace.text.contains("bound-attach-secret"))
   }
 
+  @Test("an error of a keying statement keeps SQLite's fixed text for a code, which quotes nothing")
+  func fixedTextsAreKept() {
+    let full = String(cString: sqlite3_errstr(SQLITE_FULL))
+    let export = DatabaseError(
+      resultCode: .SQLITE_ERROR, message: full, sql: "SELECT sqlcipher_export('copy')")
+    #expect(export.message == full, "how a full disk during an export is told apart")
+    #expect(export.sql == KeyingStatementRedaction.redacted)
+    let quoting = DatabaseError(
+      resultCode: .SQLITE_ERROR, message: "near \"fixed-text-secret\": syntax error",
+      sql: "PRAGMA key = 'x' fixed-text-secret")
+    #expect(
+      quoting.message == String(cString: sqlite3_errstr(SQLITE_ERROR))
+        + " (details withheld: they may quote a key)")
+  }
+
   @Test("every statement of a multi-statement SQL string is judged, and the whole string is redacted")
   func multipleStatements() throws {
     let queue = try memoryQueue(publicArguments: true)
