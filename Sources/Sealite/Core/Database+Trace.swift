@@ -20,29 +20,50 @@ extension Database {
     case profile(statement: Statement, duration: TimeInterval)
 
     /// A traced statement. Valid only during the trace callback.
-    public struct Statement {
+    ///
+    /// Its description, debug description and mirror (so `dump`) show ``sql``
+    /// only: never the SQL of a keying statement, never arguments.
+    public struct Statement: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
       let sqliteStatement: SQLiteStatement
       let unexpandedSQL: String
       let publicStatementArguments: Bool
+      /// Judged once per event: `sql`, `expandedSQL` and the description may
+      /// all be read for it.
+      let isKeyingStatement: Bool
+
+      init(sqliteStatement: SQLiteStatement, unexpandedSQL: String, publicStatementArguments: Bool) {
+        self.sqliteStatement = sqliteStatement
+        self.unexpandedSQL = unexpandedSQL
+        self.publicStatementArguments = publicStatementArguments
+        self.isKeyingStatement = KeyingStatementRedaction.isKeyingStatement(unexpandedSQL)
+      }
 
       /// The SQL, with parameter placeholders; keying statements are redacted.
       public var sql: String {
-        KeyingStatementRedaction.isKeyingStatement(unexpandedSQL)
-          ? KeyingStatementRedaction.redacted : unexpandedSQL
+        isKeyingStatement ? KeyingStatementRedaction.redacted : unexpandedSQL
       }
 
       /// The SQL with its arguments inlined. Keying statements are redacted.
       /// Prints arguments: use it only where they may be seen.
       public var expandedSQL: String {
-        if KeyingStatementRedaction.isKeyingStatement(unexpandedSQL) {
-          return KeyingStatementRedaction.redacted
-        }
+        if isKeyingStatement { return KeyingStatementRedaction.redacted }
         guard let cString = sqlite3_expanded_sql(sqliteStatement) else { return sql }
         defer { sqlite3_free(cString) }
         let expanded = String(cString: cString)
+        // Inlined arguments are quoted literals, which SQLite reads as values:
+        // judged again all the same, on the safe side.
         return KeyingStatementRedaction.isKeyingStatement(expanded)
           ? KeyingStatementRedaction.redacted : expanded
       }
+
+      /// The SQL, with placeholders (``sql``).
+      public var description: String { sql }
+
+      /// The SQL, with placeholders (``sql``).
+      public var debugDescription: String { sql }
+
+      /// Shows ``sql`` only: the stored SQL may be a keying statement.
+      public var customMirror: Mirror { Mirror(self, children: ["sql": sql]) }
     }
 
     /// The SQL, with arguments only if the configuration makes them public.

@@ -40,9 +40,16 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     self.extendedResultCode = resultCode
     if let sql, KeyingStatementRedaction.isKeyingStatement(sql) {
       // SQLite's message may quote the statement ("unrecognized token: …"),
-      // and so the key: only the generic text of the code is kept.
-      self.message =
-        String(cString: sqlite3_errstr(resultCode.rawValue)) + " (details withheld: they may quote a key)"
+      // and so the key: only a generic text is kept. One of SQLite's own fixed
+      // texts quotes nothing and is kept as it is: sqlcipher_export reports a
+      // full disk as SQLITE_ERROR with the text of SQLITE_FULL, which is all
+      // that tells the two apart.
+      if let message, DatabaseError.genericMessages.contains(message) {
+        self.message = message
+      } else {
+        self.message =
+          String(cString: sqlite3_errstr(resultCode.rawValue)) + " (details withheld: they may quote a key)"
+      }
       self.sql = KeyingStatementRedaction.redacted
       self.arguments = nil
     } else {
@@ -52,6 +59,11 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     }
     self.publicStatementArguments = publicStatementArguments
   }
+
+  /// SQLite's fixed text for each result code (`sqlite3_errstr`).
+  /// Extended codes share their primary code's text, but for SQLITE_ABORT_ROLLBACK.
+  private static let genericMessages: Set<String> = Set(
+    (Array(CInt(0)..<256) + [4 | (2 << 8)]).map { String(cString: sqlite3_errstr($0)) })
 
   public var description: String {
     var text = "SQLite error \(resultCode.rawValue)"
@@ -91,24 +103,4 @@ extension DatabaseError: Equatable {
   public static func == (lhs: DatabaseError, rhs: DatabaseError) -> Bool {
     lhs.extendedResultCode == rhs.extendedResultCode && lhs.message == rhs.message && lhs.sql == rhs.sql
   }
-}
-
-/// Recognizes statements that carry key material, so that no trace, error or
-/// description ever prints them.
-enum KeyingStatementRedaction {
-  static let redacted = "<redacted keying statement>"
-
-  /// True for any SQL that names a key pragma (`key`, `rekey`, `hexkey`,
-  /// `textkey`, …, schema-qualified or not, after comments too) or attaches a
-  /// database with a KEY. Over-redacting is the safe side.
-  static func isKeyingStatement(_ sql: String) -> Bool {
-    // Cheap filter first: every keying statement contains "key".
-    guard sql.range(of: "key", options: .caseInsensitive) != nil else { return false }
-    return sql.range(of: keyPragmaPattern, options: [.regularExpression, .caseInsensitive]) != nil
-      || sql.range(of: attachKeyPattern, options: [.regularExpression, .caseInsensitive]) != nil
-  }
-
-  private static let keyPragmaPattern =
-    #"\bpragma\s+(?:(?:"[^"]*"|\[[^\]]*\]|`[^`]*`|\w+)\s*\.\s*)?["\[`]?(?:hex|text)?(?:re)?key\b"#
-  private static let attachKeyPattern = #"\battach\b[\s\S]*\bkey\b"#
 }

@@ -263,6 +263,34 @@ struct TraceTests {
     }
   }
 
+  @Test("dumping a trace event or a prepared statement shows neither a key nor arguments")
+  func dumpsHideKeysAndArguments() throws {
+    let queue = try DatabaseQueue()
+    var dumped: [String] = []
+    try queue.inDatabase { db in
+      db.trace(options: [.statement, .profile]) { event in
+        dumped.append(printedForms(event))
+        switch event {
+        case .statement(let statement), .profile(let statement, _): dumped.append(printedForms(statement))
+        }
+      }
+      // Keys the in-memory database before anything is in it.
+      try db.execute(sql: "PRAGMA key = 'dumped-key-secret'")
+      try db.execute(sql: "CREATE TABLE item (name TEXT)")
+      try db.execute(sql: "INSERT INTO item (name) VALUES (?)", arguments: ["dumped-argument"])
+      let statement = try db.makeStatement(sql: "INSERT INTO item (name) VALUES (?)")
+      try statement.execute(arguments: ["prepared-argument"])
+      dumped.append(printedForms(statement))
+      dumped.append(printedForms(try db.makeStatement(sql: "ATTACH ? AS a KEY 'prepared-key-secret'")))
+    }
+    let text = dumped.joined(separator: "\n")
+    #expect(text.contains("INSERT INTO item (name) VALUES (?)"), "the dumps show the SQL")
+    #expect(text.contains("<redacted keying statement>"))
+    for secret in ["dumped-key-secret", "prepared-key-secret", "dumped-argument", "prepared-argument"] {
+      #expect(!text.contains(secret), "a dump shows \(secret)")
+    }
+  }
+
   @Test("a key from Configuration.key or usePassphrase never reaches a trace", arguments: [false, true])
   func configuredKeysNeverTraced(pool: Bool) throws {
     let directory = TemporaryDirectory()
