@@ -60,6 +60,7 @@ struct ResolvedKey {
   var key: DatabaseKey?
   /// Where the key came from, for people.
   var source: String
+  var isFromKeyring = false
 
   /// `raw`, `raw-salted`, `passphrase`, or `none`.
   var kind: String { key.map { keyKindName($0.kind) } ?? "none" }
@@ -95,7 +96,29 @@ func resolveKey(_ arguments: Arguments, path: String) throws -> ResolvedKey {
   guard let key = try entry.storedKey() else {
     throw ErrorMapping.keyring(.itemNotFound(path: entry.database.canonicalPath, name: entry.database.name))
   }
-  return ResolvedKey(key: key, source: "keyring (\(entry.database.canonicalPath))")
+  return ResolvedKey(key: key, source: "keyring (\(entry.database.canonicalPath))", isFromKeyring: true)
+}
+
+/// Runs `body` with DB's key (see ``resolveKey(_:path:)``). When the key came
+/// from the keyring and does not open DB, another process may have changed it
+/// in between (a rekey that ended right after the lookup): `body` runs once
+/// more with the keyring's key, if that changed.
+func withKey<T>(_ arguments: Arguments, path: String, _ body: (ResolvedKey) throws -> T) throws -> T {
+  let resolved = try resolveKey(arguments, path: path)
+  do {
+    return try body(resolved)
+  } catch {
+    guard resolved.isFromKeyring, let old = resolved.key, isKeyError(error) else { throw error }
+    let again = try resolveKey(arguments, path: path)
+    guard let new = again.key, !new.hasSameBytes(as: old) else { throw error }
+    return try body(again)
+  }
+}
+
+private func isKeyError(_ error: any Error) -> Bool {
+  if let error = error as? DatabaseError { return error.resultCode == .SQLITE_NOTADB }
+  if let error = error as? CommandError { return error.code == .cannotOpen }
+  return false
 }
 
 /// The SQLCipher format of an encrypted file (nil for plaintext), and the

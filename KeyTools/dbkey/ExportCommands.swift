@@ -51,35 +51,35 @@ let exportCommand = Command(
   try arguments.requireAtMostOne(of: ["--plaintext", "--new-key", "--new-passphrase-fd", "--new-passphrase"])
   let force = arguments.has("--force")
   try requireNewOutput(paths[1], overwrite: force)
-  let source = try resolveKey(arguments, path: paths[0])
-  let destinationKey: DatabaseKey?
-  if arguments.has("--plaintext") {
-    destinationKey = nil
-  } else if arguments.has("--new-key") {
-    destinationKey = .randomRaw()
-  } else if let key = try newPassphrase(arguments, for: paths[1]) {
-    destinationKey = key
-  } else {
-    destinationKey = source.key
-  }
-  let cipher = try cipherSettings(path: paths[0], key: source.key).cipher
   let destination = try KeyringEntry(arguments, path: paths[1], nameOption: "--new-name")
-  try Interruption.working { cancellation in
-    try keyringCall(path: paths[0]) {
-      try TerminalProgress.run("exporting \(paths[0])") { progress in
-        let report: @Sendable (DatabaseExportProgress) -> Void = { progress.update($0.fractionCompleted) }
-        if let destinationKey {
-          try destination.keyring.exportDatabase(
-            atPath: paths[0], key: source.key, cipher: cipher, to: destination.database,
-            destinationKey: destinationKey, overwrite: force, progress: report, cancellation: cancellation)
-        } else {
-          // A plaintext copy has no key: the keyring is not needed.
-          try DatabaseQueue.exportDatabase(
-            atPath: paths[0], key: source.key, cipher: cipher, to: paths[1], destinationKey: nil,
-            overwrite: force, progress: report, cancellation: cancellation)
+  // OUT's new key, asked for once (after DB's passphrase), whatever the retry of withKey does.
+  var newKey: DatabaseKey??
+  let destinationKey = try withKey(arguments, path: paths[0]) { source -> DatabaseKey? in
+    if newKey == nil {
+      newKey = .some(
+        arguments.has("--plaintext")
+          ? nil : arguments.has("--new-key") ? .randomRaw() : try newPassphrase(arguments, for: paths[1]))
+    }
+    let destinationKey = arguments.has("--plaintext") ? nil : (newKey! ?? source.key)
+    let cipher = try cipherSettings(path: paths[0], key: source.key).cipher
+    try Interruption.working { cancellation in
+      try keyringCall(path: paths[0]) {
+        try TerminalProgress.run("exporting \(paths[0])") { progress in
+          let report: @Sendable (DatabaseExportProgress) -> Void = { progress.update($0.fractionCompleted) }
+          if let destinationKey {
+            try destination.keyring.exportDatabase(
+              atPath: paths[0], key: source.key, cipher: cipher, to: destination.database,
+              destinationKey: destinationKey, overwrite: force, progress: report, cancellation: cancellation)
+          } else {
+            // A plaintext copy has no key: the keyring is not needed.
+            try DatabaseQueue.exportDatabase(
+              atPath: paths[0], key: source.key, cipher: cipher, to: paths[1], destinationKey: nil,
+              overwrite: force, progress: report, cancellation: cancellation)
+          }
         }
       }
     }
+    return destinationKey
   }
   Output.result(
     "exported \(paths[0]) to \(paths[1])"

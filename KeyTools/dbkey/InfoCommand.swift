@@ -10,35 +10,37 @@ let infoCommand = Command(
   options: CommonOptions.databaseKey + [CommonOptions.json]
 ) { arguments in
   let path = try arguments.positionals("DB")[0]
-  let resolved = try resolveKey(arguments, path: path)
-  let (format, cipher) = try cipherSettings(path: path, key: resolved.key)
-  var config = Configuration()
-  config.key = resolved.key
-  config.cipher = cipher
-  config.readonly = true
-  config.observesOtherProcesses = false
-  var info: [String: Any] = try keyringCall(path: path) {
-    let dbQueue = try DatabaseQueue(path: path, configuration: config)
-    defer { try? dbQueue.close() }
-    return try dbQueue.read { db in
-      var info: [String: Any] = [:]
-      info["pageSize"] = try pragmaInteger(db, "page_size")
-      info["pageCount"] = try pragmaInteger(db, "page_count")
-      info["journalMode"] = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? ""
-      info["userVersion"] = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-      var settings: [String: Any] = [:]
-      for (name, value) in try db.cipherSettings() {
-        settings[camelCase(name)] = Int(value) ?? value
+  var info: [String: Any] = try withKey(arguments, path: path) { resolved in
+    let (format, cipher) = try cipherSettings(path: path, key: resolved.key)
+    var config = Configuration()
+    config.key = resolved.key
+    config.cipher = cipher
+    config.readonly = true
+    config.observesOtherProcesses = false
+    var info: [String: Any] = try keyringCall(path: path) {
+      let dbQueue = try DatabaseQueue(path: path, configuration: config)
+      defer { try? dbQueue.close() }
+      return try dbQueue.read { db in
+        var info: [String: Any] = [:]
+        info["pageSize"] = try pragmaInteger(db, "page_size")
+        info["pageCount"] = try pragmaInteger(db, "page_count")
+        info["journalMode"] = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? ""
+        info["userVersion"] = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        var settings: [String: Any] = [:]
+        for (name, value) in try db.cipherSettings() {
+          settings[camelCase(name)] = Int(value) ?? value
+        }
+        if !settings.isEmpty { info["cipher"] = settings }
+        return info
       }
-      if !settings.isEmpty { info["cipher"] = settings }
-      return info
     }
+    info["path"] = path
+    info["encrypted"] = resolved.key != nil
+    info["keyKind"] = resolved.kind
+    info["keySource"] = resolved.source
+    if let format { info["cipherFormat"] = format }
+    return info
   }
-  info["path"] = path
-  info["encrypted"] = resolved.key != nil
-  info["keyKind"] = resolved.kind
-  info["keySource"] = resolved.source
-  if let format { info["cipherFormat"] = format }
   if Output.json {
     Output.json(info)
     return

@@ -49,11 +49,21 @@ enum Interruption {
         handle(Int32(byte))
       }
     }
+    // A mask inherited from the parent (a thread that blocked signals, as test
+    // runners and some service managers have) would keep every signal pending.
+    var nothing = sigset_t()
+    sigemptyset(&nothing)
+    pthread_sigmask(SIG_SETMASK, &nothing, nil)
     // signal() installs with SA_RESTART: no other call of dbkey sees EINTR.
     for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
-      _ = Glibc.signal(signal) { number in
+      let previous = Glibc.signal(signal) { number in
         var byte = UInt8(truncatingIfNeeded: number)
         _ = Glibc.write(signalPipeWriter, &byte, 1)
+      }
+      // A signal ignored when dbkey started (nohup, a shell's background job)
+      // stays ignored.
+      if let previous, unsafeBitCast(previous, to: Int.self) == 1 /* SIG_IGN */ {
+        _ = Glibc.signal(signal, SIG_IGN)
       }
     }
   }

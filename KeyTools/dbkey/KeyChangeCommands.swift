@@ -89,6 +89,10 @@ let recoverCommand = Command(
     }
     try requireDatabaseFile(path)
     if let settled = try entry.settle() { done.append(settled) }
+    let backup = path + ".before-migrate"
+    if isHardLink(backup, to: path), unlink(backup) == 0 {
+      done.append("removed \(backup), which an interrupted migration left (it was \(path) itself)")
+    }
     // Opening for writing rolls back a hot journal, which read-only commands
     // (info, verify) can not do.
     let hadJournal = FileManager.default.fileExists(atPath: path + "-journal")
@@ -98,6 +102,9 @@ let recoverCommand = Command(
     }
     if hadJournal && !FileManager.default.fileExists(atPath: path + "-journal") {
       done.append("rolled back a transaction that a crash interrupted")
+    }
+    if try removeStaleJournal(path, key: key) {
+      done.append("removed \(path)-journal, which a crash left with nothing to roll back")
     }
   }
   if Output.json {
@@ -135,8 +142,7 @@ let migrateCommand = Command(
       ["migrated": false, "path": path, "format": format])
     return
   }
-  var info = stat()
-  guard lstat(backup, &info) != 0 else {
+  guard !FileManager.default.fileExists(atPath: backup) || isHardLink(backup, to: path) else {
     throw CommandError(code: .cannotCreateOutput, message: "\(backup) already exists: move it away first")
   }
   let migrated = try Interruption.working { cancellation in
@@ -150,4 +156,36 @@ let migrateCommand = Command(
   Output.result(
     migrated ? "migrated \(path) (backup: \(backup))" : "\(path) is already in the current SQLCipher format",
     ["migrated": migrated, "path": path, "backup": migrated ? backup : NSNull(), "format": current])
+}
+
+/// True if `link` names the same file as `path` (a hard link to it).
+func isHardLink(_ link: String, to path: String) -> Bool {
+  var linked = stat()
+  var original = stat()
+  return lstat(link, &linked) == 0 && stat(path, &original) == 0 && linked.st_dev == original.st_dev
+    && linked.st_ino == original.st_ino
+}
+
+/// Removes a `-journal` that holds nothing to roll back (a crash before its
+/// header was written): SQLite ignores such a file and leaves it. With the
+/// database's exclusive lock held, no other connection has a transaction the
+/// file could belong to, and a hot journal was rolled back when the lock was taken.
+func removeStaleJournal(_ path: String, key: DatabaseKey?) throws -> Bool {
+  let journal = path + "-journal"
+  guard FileManager.default.fileExists(atPath: journal) else { return false }
+  var config = Configuration()
+  config.key = key
+  config.cipher = try cipherSettings(path: path, key: key).cipher
+  config.allowsUnsafeTransactions = true
+  config.observesOtherProcesses = false
+  config.busyMode = .timeout(5)
+  return try keyringCall(path: path) {
+    let dbQueue = try DatabaseQueue(path: path, configuration: config)
+    defer { try? dbQueue.close() }
+    return try dbQueue.writeWithoutTransaction { db in
+      try db.execute(sql: "BEGIN EXCLUSIVE TRANSACTION")
+      defer { try? db.execute(sql: "ROLLBACK") }
+      return FileManager.default.fileExists(atPath: journal) && unlink(journal) == 0
+    }
+  }
 }

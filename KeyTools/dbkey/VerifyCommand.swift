@@ -10,21 +10,21 @@ let verifyCommand = Command(
   options: CommonOptions.databaseKey + [CommonOptions.json]
 ) { arguments in
   let path = try arguments.positionals("DB")[0]
-  let key = try resolveKey(arguments, path: path).key
-  guard key != nil else {
-    throw CommandError(code: .cannotOpen, message: "\(path) is not encrypted: there is no key to verify")
-  }
-  let verification: DatabaseVerification
-  do {
-    verification = try DatabaseQueue.verifyDatabase(
-      atPath: path, key: key, cipher: cipherSettings(path: path, key: key).cipher)
-  } catch let error as DatabaseError
-    where error.resultCode == .SQLITE_CORRUPT
-    || (error.resultCode == .SQLITE_NOTADB && error.message?.contains("truncated") == true)
-  {
-    throw CommandError(code: .damaged, message: "\(path) failed verification: \(error.message ?? "")")
-  } catch {
-    throw ErrorMapping.commandError(error, path: path)
+  let verification = try withKey(arguments, path: path) { resolved -> DatabaseVerification in
+    guard let key = resolved.key else {
+      throw CommandError(code: .cannotOpen, message: "\(path) is not encrypted: there is no key to verify")
+    }
+    do {
+      return try DatabaseQueue.verifyDatabase(
+        atPath: path, key: key, cipher: cipherSettings(path: path, key: key).cipher)
+    } catch let error as DatabaseError
+      where error.resultCode == .SQLITE_CORRUPT
+      || (error.resultCode == .SQLITE_NOTADB && error.message?.contains("truncated") == true)
+    {
+      throw CommandError(code: .damaged, message: "\(path) failed verification: \(error.message ?? "")")
+    } catch {
+      throw ErrorMapping.commandError(error, path: path)
+    }
   }
   if Output.json {
     Output.json([

@@ -12,6 +12,10 @@ import Sealite
 _ = sealite_set_not_dumpable()
 var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
 _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
+// A crash takes the default action (death, and no core: see above), not the
+// Swift runtime's backtracer, which prints registers and memory near them —
+// where key bytes may be — on standard error.
+for crash in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] { _ = signal(crash, SIG_DFL) }
 // A closed standard output is a failed write (EPIPE), handled by Output.
 _ = signal(SIGPIPE, SIG_IGN)
 Interruption.install()

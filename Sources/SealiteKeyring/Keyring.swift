@@ -125,23 +125,11 @@ public final class Keyring: Sendable {
   /// hides their labels and attributes until it is unlocked).
   public func items() throws -> [KeyringItem] {
     return try Self.serialized {
-      // Another program may delete an item while the search loads it, which
-      // fails the whole search: such a search is tried again.
-      var attempt = 0
-      while true {
-        attempt += 1
-        do {
-          let session = try Session(collection)
-          return try session.search([:]).map { item in
-            KeyringItem(
-              label: takeString(secret_item_get_label(item.pointer)) ?? "",
-              attributes: session.attributes(of: item)
-            )
-          }
-        } catch KeyringError.failure(let message) where attempt < 5 {
-          _ = message
-          continue
-        }
+      let session = try Session(collection)
+      return try session.search([:]).map { item in
+        KeyringItem(
+          label: takeString(secret_item_get_label(item.pointer)) ?? "",
+          attributes: session.attributes(of: item))
       }
     }
   }
@@ -228,10 +216,22 @@ public final class Keyring: Sendable {
   /// ``unlock()`` may hold the lock for as long as its prompt is shown.
   private static let libsecretLock = NSLock()
 
-  private static func serialized<T>(_ body: () throws -> T) rethrows -> T {
+  ///
+  /// Another program may delete an item between the search that finds it and the call
+  /// that reads it (a key operation dropping its pending key, say): such an operation
+  /// starts over, a few times, from a new search.
+  private static func serialized<T>(_ body: () throws -> T) throws -> T {
     libsecretLock.lock()
     defer { libsecretLock.unlock() }
-    return try body()
+    var attempt = 0
+    while true {
+      attempt += 1
+      do {
+        return try body()
+      } catch let vanished as VanishedObject {
+        if attempt >= 5 { throw KeyringError.failure(vanished.message) }
+      }
+    }
   }
 
   static func identity(_ database: KeyringDatabase) -> [String: String] {

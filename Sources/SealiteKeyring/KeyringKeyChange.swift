@@ -72,6 +72,9 @@ extension Keyring {
         config.key = current
         config.cipher = cipher
         config.observesOtherProcesses = false
+        // Readers of other processes hold their locks for moments: the key
+        // change waits for them rather than fail.
+        config.busyMode = .timeout(10)
         let dbQueue = try DatabaseQueue(path: database.canonicalPath, configuration: config)
         do {
           try dbQueue.changeKey(to: newKey)

@@ -11,11 +11,19 @@ enum KeyringAttribute {
   static let schemaName = "org.sealite.DatabaseKey"
 }
 
+/// An item (or collection) that went away during an operation: the operation
+/// starts over (see `Keyring.serialized`).
+struct VanishedObject: Error {
+  let message: String
+}
+
 /// An owned GError, turned into a ``KeyringError``.
 struct GErrorInfo {
   let domain: GQuark
   let code: Int32
   let message: String
+  /// The D-Bus error name the service sent, if the error came from it.
+  let remoteName: String?
 
   /// Takes the error out of `pointer` (freeing it), or returns nil if there is none.
   static func take(_ pointer: inout UnsafeMutablePointer<GError>?) -> GErrorInfo? {
@@ -26,7 +34,24 @@ struct GErrorInfo {
     }
     return GErrorInfo(
       domain: error.pointee.domain, code: error.pointee.code,
-      message: error.pointee.message.map { String(cString: $0) } ?? "unknown error")
+      message: error.pointee.message.map { String(cString: $0) } ?? "unknown error",
+      remoteName: takeString(g_dbus_error_get_remote_error(error)))
+  }
+
+  /// True when the object asked for went away meanwhile (another program
+  /// deleted an item between a search and the load of its secret).
+  var isVanishedObject: Bool {
+    // gnome-keyring answers for a deleted item with Secret.Error.NoSuchObject,
+    // or, once the object is gone from the bus, with D-Bus's unknown object,
+    // interface or method: with the remote name, or mapped to GDBus codes.
+    matches(secret_error_get_quark(), SECRET_ERROR_NO_SUCH_OBJECT.rawValue)
+      || matches(g_dbus_error_quark(), G_DBUS_ERROR_UNKNOWN_OBJECT.rawValue)
+      || matches(g_dbus_error_quark(), G_DBUS_ERROR_UNKNOWN_INTERFACE.rawValue)
+      || matches(g_dbus_error_quark(), G_DBUS_ERROR_UNKNOWN_METHOD.rawValue)
+      || [
+        "org.freedesktop.Secret.Error.NoSuchObject", "org.freedesktop.DBus.Error.UnknownObject",
+        "org.freedesktop.DBus.Error.UnknownInterface", "org.freedesktop.DBus.Error.UnknownMethod",
+      ].contains(remoteName ?? "")
   }
 
   func matches(_ domain: GQuark, _ code: UInt32) -> Bool {
@@ -72,6 +97,7 @@ func withGError<T>(
   var error: UnsafeMutablePointer<GError>?
   let result = body(&error)
   if let info = GErrorInfo.take(&error) {
+    if info.isVanishedObject { throw VanishedObject(message: info.message) }
     throw info.keyringError(collection: collection, connecting: connecting)
   }
   return result

@@ -8,6 +8,7 @@
 //   sealite-stress bank-read PATH --until T [--seed S]
 //   sealite-stress crash-write PATH [--queue]
 //   sealite-stress check PATH
+//   sealite-stress wait-for-signal DIR
 //
 // bank-*: accounts(id, balance) and transfers(writer, seq). A writer moves
 // random amounts between random accounts, one transfer per transaction (two
@@ -25,6 +26,12 @@
 // check: `integrity` (integrity_check), `cipher` (cipher_integrity_check, or
 // `unsupported`), `rows` (count of `log`), `max` and `head` (0 if absent),
 // `gaps` (missing sequence numbers), `checksum` (of every row of every table).
+//
+// wait-for-signal: moves to DIR, unblocks every signal (a test runner's
+// threads may block some, and a child inherits the mask), gives SIGABRT its
+// default action (not the Swift runtime's backtracer), prints `ready` and
+// sleeps: the control of the core-dump tests, a program that keeps the default
+// actions.
 
 import Dispatch
 import Foundation
@@ -306,6 +313,15 @@ do {
   case "bank-read": try bankRead(options)
   case "crash-write": try crashWrite(options)
   case "check": try check(options)
+  case "wait-for-signal":
+    guard chdir(options.path) == 0 else { fail("can not enter \(options.path)") }
+    var nothing = sigset_t()
+    sigemptyset(&nothing)
+    pthread_sigmask(SIG_SETMASK, &nothing, nil)
+    // The default action, not the Swift runtime's backtracer.
+    _ = signal(SIGABRT, SIG_DFL)
+    emit("ready")
+    sleep(60)
   default: fail("unknown command \(options.command)")
   }
 } catch {

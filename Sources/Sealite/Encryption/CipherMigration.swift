@@ -24,7 +24,8 @@ extension DatabaseQueue {
   /// - parameter key: its key.
   /// - parameter backupPath: where to keep the original file (a hard link to
   ///   it, or a copy where links are not possible), or nil for no backup. It
-  ///   must not exist.
+  ///   must not exist, unless it is a hard link to the database itself (which
+  ///   an interrupted migration leaves).
   /// - parameter cancellation: stops the migration before the rename.
   /// - Throws: `SQLITE_NOTADB` if the key does not open the file in any known
   ///   format, `SQLITE_READONLY` for a file that can not be written,
@@ -49,10 +50,17 @@ extension DatabaseQueue {
       }
       guard format.format < linkedCipherFormat else { return false }
       if let backupPath {
-        var info = stat()
-        guard lstat(backupPath, &info) != 0 else {
-          throw DatabaseError(
-            resultCode: .SQLITE_CANTOPEN, message: "\(backupPath) already exists: move it away first")
+        var backup = stat()
+        var original = stat()
+        if lstat(backupPath, &backup) == 0 {
+          // A hard link to the database itself is what a migration interrupted
+          // before its rename left: the same file, not a backup to keep apart.
+          guard stat(path, &original) == 0, backup.st_dev == original.st_dev, backup.st_ino == original.st_ino
+          else {
+            throw DatabaseError(
+              resultCode: .SQLITE_CANTOPEN, message: "\(backupPath) already exists: move it away first")
+          }
+          unlink(backupPath)
         }
       }
       try cancellation.check("the migration")

@@ -55,6 +55,7 @@ extension DatabaseQueue {
     let pageCount = try DatabaseFileLock.withLock(
       forDatabaseAtPath: destinationPath, cancellation: cancellation
     ) {
+      try cancellation.check("the export")
       let output = try NewDatabaseFile(
         destination: destinationPath, overwrite: overwrite, sourcePath: sourcePath)
       var published = false

@@ -26,6 +26,7 @@ final class SpawnedProcess: Sendable {
     var waiters: [UUID: Waiter] = [:]
     var exitWaiters: [UUID: CheckedContinuation<Int32?, Never>] = [:]
     var lineActions: [UUID: (line: String, action: @Sendable () -> Void)] = [:]
+    var textActions: [UUID: (fragment: String, action: @Sendable () -> Void)] = [:]
   }
 
   private let process: Process
@@ -117,6 +118,10 @@ final class SpawnedProcess: Sendable {
               entry.action()
             }
           }
+          for (id, entry) in state.textActions where state.text.contains(entry.fragment) {
+            state.textActions[id] = nil
+            entry.action()
+          }
           for (id, waiter) in state.waiters {
             if let found = waiter.match(state) {
               resumed.append((waiter.continuation, found))
@@ -153,6 +158,13 @@ final class SpawnedProcess: Sendable {
   /// What the process printed on standard error (complete once it exited; on
   /// a terminal, standard error is part of ``text``).
   var errorOutput: String { state.value.errorText }
+
+  /// The process's identifier.
+  var processIdentifier: Int32 { process.processIdentifier }
+
+  /// The master side of the process's terminal (its settings are the
+  /// terminal's), for a process started ``onTerminal(_:_:)``.
+  var terminalDescriptor: Int32? { terminal?.fileDescriptor }
 
   /// Types `text` on the terminal (only for a process started ``onTerminal(_:_:)``).
   func send(_ text: String) {
@@ -241,6 +253,22 @@ final class SpawnedProcess: Sendable {
     let matched = state.withLock { state -> Bool in
       if state.lines.contains(line) { return true }
       state.lineActions[id] = (line, fire)
+      return false
+    }
+    if matched { fire() }
+  }
+
+  /// Sends `signal` as soon as the output holds `fragment` (a status line, a
+  /// prompt: text that ends no line), from the thread that reads the output.
+  func kill(_ signal: Int32, afterText fragment: String) {
+    let id = UUID()
+    let process = process
+    let fire: @Sendable () -> Void = {
+      if process.isRunning { _ = Glibc.kill(process.processIdentifier, signal) }
+    }
+    let matched = state.withLock { state -> Bool in
+      if state.text.contains(fragment) { return true }
+      state.textActions[id] = (fragment, fire)
       return false
     }
     if matched { fire() }
