@@ -61,8 +61,8 @@ enum Interruption {
         _ = Glibc.write(signalPipeWriter, &byte, 1)
       }
       // A signal ignored when dbkey started (nohup, a shell's background job)
-      // stays ignored.
-      if let previous, unsafeBitCast(previous, to: Int.self) == 1 /* SIG_IGN */ {
+      // stays ignored. (SIG_IGN is the handler 1.)
+      if let previous, unsafeBitCast(previous, to: Int.self) == 1 {
         _ = Glibc.signal(signal, SIG_IGN)
       }
     }
