@@ -14,12 +14,13 @@ extension Configuration {
   /// connection. (The core `Sealite` module knows nothing of the keyring; this method only
   /// fills in its `key`.)
   ///
-  /// A key change that a crash interrupted (see ``Keyring/changeKey(of:to:cipher:)``) is
+  /// A key change that a crash interrupted (see ``Keyring/changeKey(of:to:cipher:cancellation:)-9kkxr``) is
   /// settled first, with ``Keyring/settlePendingKeyChange(for:cipher:)``: the key found is
   /// the one that opens the database.
   ///
   /// - Throws: ``KeyringError``, e.g. ``KeyringError/itemNotFound(path:name:)`` or
-  ///   ``KeyringError/collectionLocked(_:)``.
+  ///   ``KeyringError/collectionLocked(_:)``; `SQLITE_BUSY` when another process's key
+  ///   operation on the database is still in progress after `DatabaseFileLock.defaultTimeout`.
   public mutating func useKeyFromKeyring(_ keyring: Keyring = Keyring(), for database: KeyringDatabase)
     throws
   {

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-/// How far ``DatabaseQueue/exportDatabase(atPath:key:cipher:to:destinationKey:overwrite:progress:)``
+/// How far ``DatabaseQueue/exportDatabase(atPath:key:cipher:to:destinationKey:overwrite:progress:cancellation:willPublish:)``
 /// has come, in pages of the source database (the shape of GRDB's
 /// `DatabaseBackupProgress`).
 public struct DatabaseExportProgress: Sendable, Equatable {

@@ -22,7 +22,7 @@ import Foundation
 /// directory the process may not write), no whole-file operation can run
 /// either, and the lock holds nothing.
 public final class DatabaseFileLock: Sendable {
-  /// How long ``acquire(forDatabaseAtPath:timeout:)`` waits by default.
+  /// How long ``acquire(forDatabaseAtPath:timeout:cancellation:)`` waits by default.
   public static let defaultTimeout = Duration.seconds(30)
 
   /// The database's path, with symbolic links resolved.
@@ -52,8 +52,10 @@ public final class DatabaseFileLock: Sendable {
   /// Takes the lock of the database at `path` (which need not exist yet),
   /// waiting for another holder as long as `timeout`.
   ///
-  /// - Throws: `SQLITE_BUSY` when another operation held it all that time.
+  /// - parameter path: the database (the lock is the same whichever path reaches it).
+  /// - parameter timeout: how long to wait for another holder.
   /// - parameter cancellation: stops the wait, throwing `SQLITE_INTERRUPT`.
+  /// - Throws: `SQLITE_BUSY` when another operation held it all that time.
   public static func acquire(
     forDatabaseAtPath path: String, timeout: Duration = defaultTimeout,
     cancellation: OperationCancellation? = nil
@@ -147,7 +149,13 @@ public final class DatabaseFileLock: Sendable {
     }
   }
 
-  /// Runs `body` with the lock of the database at `path` held.
+  /// Runs `body` with the lock of the database at `path` held; see
+  /// ``acquire(forDatabaseAtPath:timeout:cancellation:)``.
+  ///
+  /// - parameter path: the database.
+  /// - parameter timeout: how long to wait for another holder.
+  /// - parameter cancellation: stops the wait, throwing `SQLITE_INTERRUPT`.
+  /// - parameter body: what runs with the lock held.
   public static func withLock<T>(
     forDatabaseAtPath path: String, timeout: Duration = defaultTimeout,
     cancellation: OperationCancellation? = nil, _ body: () throws -> T

@@ -72,6 +72,19 @@ public final class DatabaseKey: @unchecked Sendable {
     }
   }
 
+  /// A raw key with a 16-byte `salt`, whose 32 key bytes `derive` writes
+  /// straight into key memory (a key derivation's output); nil when `derive`
+  /// fails.
+  static func raw(salt: Data, derivingWith derive: (UnsafeMutableRawBufferPointer) -> Bool) -> DatabaseKey? {
+    guard salt.count == 16 else { return nil }
+    var derived = false
+    let key = DatabaseKey(kind: .raw(hasSalt: true), count: 48) { bytes in
+      derived = derive(UnsafeMutableRawBufferPointer(rebasing: bytes[0..<32]))
+      UnsafeMutableRawBufferPointer(rebasing: bytes[32...]).copyBytes(from: salt)
+    }
+    return derived ? key : nil
+  }
+
   /// A new random raw 256-bit key from the system's secure random source.
   public static func randomRaw() -> DatabaseKey {
     DatabaseKey(kind: .raw(hasSalt: false), count: 32) { bytes in

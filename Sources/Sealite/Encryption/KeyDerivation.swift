@@ -30,27 +30,26 @@ enum KeyDerivation {
   }
 
   /// The 32-byte key PBKDF2 derives from `passphrase` and `salt`.
-  static func derive(passphrase: DatabaseKey, salt: Data, iterations: Int, algorithm: Algorithm) -> Data? {
-    guard passphrase.kind == .passphrase, salt.count == 16, iterations > 0 else { return nil }
+  static func derive(
+    passphrase: DatabaseKey, salt: Data, iterations: Int, algorithm: Algorithm,
+    into output: UnsafeMutableRawBufferPointer
+  ) -> Bool {
+    guard passphrase.kind == .passphrase, salt.count == 16, iterations > 0 else { return false }
     let digest: OpaquePointer? =
       switch algorithm {
       case .sha1: EVP_sha1()
       case .sha256: EVP_sha256()
       case .sha512: EVP_sha512()
       }
-    var key = Data(count: 32)
     let result = passphrase.withUnsafeKeyBytes { password in
       salt.withUnsafeBytes { saltBytes in
-        key.withUnsafeMutableBytes { output in
-          PKCS5_PBKDF2_HMAC(
-            password.baseAddress?.assumingMemoryBound(to: CChar.self), CInt(password.count),
-            saltBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), CInt(salt.count), CInt(iterations),
-            digest, CInt(output.count), output.baseAddress?.assumingMemoryBound(to: UInt8.self))
-        }
+        PKCS5_PBKDF2_HMAC(
+          password.baseAddress?.assumingMemoryBound(to: CChar.self), CInt(password.count),
+          saltBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), CInt(salt.count), CInt(iterations),
+          digest, CInt(output.count), output.baseAddress?.assumingMemoryBound(to: UInt8.self))
       }
     }
-    guard result == 1 else { return nil }
-    return key
+    return result == 1
   }
 
   /// The raw key and salt equivalent to `passphrase` for the encrypted file at
@@ -72,10 +71,10 @@ enum KeyDerivation {
   static func rawKey(for passphrase: DatabaseKey, salt: Data, iterations: Int, algorithm: Algorithm)
     -> DatabaseKey?
   {
-    guard var key = derive(passphrase: passphrase, salt: salt, iterations: iterations, algorithm: algorithm)
-    else { return nil }
-    defer { key.resetBytes(in: 0..<key.count) }
-    return try? DatabaseKey.raw(key, salt: salt)
+    // Derived straight into the new key's memory: no copy to wipe.
+    DatabaseKey.raw(salt: salt) { output in
+      derive(passphrase: passphrase, salt: salt, iterations: iterations, algorithm: algorithm, into: output)
+    }
   }
 
   /// The first 16 bytes of an encrypted database file: SQLCipher's salt. Nil

@@ -32,6 +32,10 @@ private func sampleKeys() throws -> [(name: String, key: DatabaseKey, bytes: [UI
   let raw = (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
   let salt = (0..<16).map { UInt8(0xA0 + $0) }
   let random = DatabaseKey.randomRaw()
+  // What a pool derives once from a passphrase, for all its connections.
+  let derived = try #require(
+    KeyDerivation.rawKey(
+      for: .passphrase("derived for a pool"), salt: Data(salt), iterations: 1000, algorithm: .sha512))
   return [
     ("passphrase String", .passphrase("pässwörd 🔑 in key memory"), Array("pässwörd 🔑 in key memory".utf8)),
     ("short passphrase String", .passphrase("short"), Array("short".utf8)),
@@ -40,6 +44,7 @@ private func sampleKeys() throws -> [(name: String, key: DatabaseKey, bytes: [UI
     ("raw", try .raw(Data(raw)), raw),
     ("raw with salt", try .raw(Data(raw), salt: Data(salt)), raw + salt),
     ("random raw", random, random.withUnsafeKeyBytes { Array($0) }),
+    ("derived raw with salt", derived, derived.withUnsafeKeyBytes { Array($0) }),
   ]
 }
 
