@@ -71,6 +71,8 @@ private struct TorturedOperation {
   let contents: () throws -> Set<String>
   /// True if the target may be absent (init, interrupted before its rename).
   var targetMayBeAbsent = false
+  /// What must then work at the first try (a migration after an interrupted one).
+  var followUp: ((String) throws -> Void)?
 }
 
 @Suite("Reliability: key operations killed, interrupted and raced")
@@ -137,17 +139,24 @@ struct KeyOperationTortureTests {
     if !TestEnvironment.isLegacy {
       let migrateDirectory = TemporaryDirectory("tortureMigrate")
       let migrated = migrateDirectory.path("db.sqlite")
-      result.append(
-        TorturedOperation(
-          name: "migrate", directory: migrateDirectory, target: migrated,
-          files: ["db.sqlite", "db.sqlite.before-migrate"],
-          reset: {
-            for name in migrateDirectory.fileNames() {
-              try? FileManager.default.removeItem(atPath: migrateDirectory.path(name))
-            }
-            try makeKeyedDatabase(migrated, rows: 1500, seed: "migrate", format: 3)
-          },
-          arguments: ["migrate", migrated], contents: { [] }))
+      var migrate = TorturedOperation(
+        name: "migrate", directory: migrateDirectory, target: migrated,
+        files: ["db.sqlite", "db.sqlite.before-migrate"],
+        reset: {
+          for name in migrateDirectory.fileNames() {
+            try? FileManager.default.removeItem(atPath: migrateDirectory.path(name))
+          }
+          try makeKeyedDatabase(migrated, rows: 1500, seed: "migrate", format: 3)
+        },
+        arguments: ["migrate", migrated], contents: { [] })
+      // Whatever the interrupted one did, the next migration works at once.
+      migrate.followUp = { context in
+        let again = try dbkey(["migrate", migrated])
+        #expect(again.status == 0, "\(context): \(again.stderr)")
+        let info = try dbkey(["info", migrated, "--json"])
+        #expect(info.stdout.contains("\"cipherFormat\":4"), "\(context): \(info.stdout)\(info.stderr)")
+      }
+      result.append(migrate)
     }
     return result
   }
@@ -199,6 +208,7 @@ struct KeyOperationTortureTests {
             #expect(recovered.status == 0 || absentAllowed, "\(context): \(recovered.stderr)")
           }
           try checkInvariants(operation, context: context)
+          try operation.followUp?(context)
         }
       }
       report.append(
