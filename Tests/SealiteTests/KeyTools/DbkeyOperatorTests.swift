@@ -1096,6 +1096,45 @@ struct DbkeyWatchTests {
     #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
   }
 
+  @Test("while watch runs, no commit of a writer in GRDB's default busy mode fails: watching takes no lock")
+  func neverFailsAWriter() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    try makeDatabase(path)
+    // GRDB's default busy mode: a COMMIT that meets another connection's
+    // shared lock fails at once. An operator's watch must not make an
+    // application's writes fail (DESIGN: Sealite's background reads never take
+    // a lock that can fail someone else's write).
+    let writer = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
+    func failedCommits() -> Int {
+      var failed = 0
+      for value in 0..<200 {
+        do {
+          try writer.write { db in
+            try db.execute(sql: "INSERT INTO t (a) VALUES (?)", arguments: ["\(value)"])
+          }
+        } catch let error as DatabaseError
+          where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+        {
+          failed += 1
+        } catch {
+          Issue.record("\(error)")
+        }
+      }
+      return failed
+    }
+    // The control: alone, the writer never fails.
+    #expect(failedCommits() == 0)
+    let watcher = try SpawnedProcess(dbkeyPath, ["watch", path, "--key-fd", "0"], input: keyLine)
+    #expect(await watcher.waitForLine(startingWith: "watching") != nil, "\(watcher.errorOutput)")
+    let failed = failedCommits()
+    // The watch saw the commits: it was watching while they were made.
+    #expect(await watcher.waitForLine(startingWith: "commit ") != nil, "\(watcher.errorOutput)")
+    watcher.kill()
+    #expect(failed == 0, "\(failed) of 200 commits failed with SQLITE_BUSY while dbkey watch ran")
+    try writer.close()
+  }
+
   @Test("when another process rekeys the database, watch exits 65 and says the key changed")
   func stopsWhenTheKeyChanges() async throws {
     let directory = TemporaryDirectory()
