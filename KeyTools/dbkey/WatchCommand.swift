@@ -8,13 +8,19 @@ let watchCommand = Command(
   summary: "print a line when another process commits to DB (commits closer than a check share a line)",
   synopsis:
     "watch DB [--key-fd N | --passphrase-fd N | --passphrase] [--name NAME] [--collection LABEL]\n"
-    + "       [--count N] [--json]",
-  details: "Watches DB without changing it: its journal mode stays as it is (a WAL database is watched\n"
-    + "through a pool, a rollback-journal one through a single connection). When DB's key changes\n"
-    + "meanwhile (another process rekeyed it), watch stops with an error (exit 65): run it again.\n"
-    + CommonOptions.keyNote,
+    + "       [--count N] [--switch-to-wal | --keep-journal] [--json]",
+  details: "A WAL database is watched as it is, without blocking anyone. A database with a rollback\n"
+    + "journal is not watched without a choice, which watch asks for on a terminal and otherwise takes\n"
+    + "from an option: --switch-to-wal makes DB a WAL database (a lasting change, which lets readers\n"
+    + "and a writer work at once); --keep-journal watches it as it is, with a read lock of a moment\n"
+    + "after each change, which can make another program's commit fail if it does not wait for locks\n"
+    + "(a busy timeout). When DB's key changes meanwhile (another process rekeyed it), watch stops\n"
+    + "with an error (exit 65): run it again.\n" + CommonOptions.keyNote,
   options: CommonOptions.databaseKey + [
-    .option("--count", "N", "stop after N commits"), CommonOptions.json,
+    .option("--count", "N", "stop after N commits"),
+    .flag("--switch-to-wal", "a rollback-journal DB becomes a WAL database, then is watched"),
+    .flag("--keep-journal", "a rollback-journal DB is watched as it is (short read locks)"),
+    CommonOptions.json,
   ]
 ) { arguments in
   let path = try arguments.positionals("DB")[0]
@@ -41,10 +47,22 @@ let watchCommand = Command(
     let mode = try DatabaseQueue(path: path, configuration: probe).read { db in
       try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased()
     }
-    let writer: any DatabaseWriter =
-      mode == "wal"
-      ? try DatabasePool(path: path, configuration: config)
-      : try DatabaseQueue(path: path, configuration: config)
+    let writer: any DatabaseWriter
+    switch (mode == "wal", try watchChoice(arguments, path: path)) {
+    case (true, _), (false, .switchToWAL?):
+      // A pool: WAL readers never block a writer (a pool switches DB to WAL).
+      writer = try DatabasePool(path: path, configuration: config)
+    case (false, .keepJournal?):
+      var readOnly = config
+      readOnly.readonly = true
+      writer = try DatabaseQueue(path: path, configuration: readOnly)
+    case (false, nil):
+      throw CommandError(
+        code: .usage,
+        message: "\(path) has a rollback journal: watching it takes a read lock after each change, which "
+          + "can make another program's commit fail; choose --switch-to-wal (DB becomes a WAL database) "
+          + "or --keep-journal (watch it as it is)")
+    }
     let cancellable = DatabaseRegionObservation(tracking: DatabaseRegion.fullDatabase).start(
       in: writer,
       onError: { error in
@@ -76,4 +94,22 @@ let watchCommand = Command(
   cancellable.cancel()
   try? writer.close()
   if let failure = failure.withLock({ $0 }) { throw failure }
+}
+
+/// How to watch a database with a rollback journal.
+enum WatchChoice {
+  case switchToWAL, keepJournal
+}
+
+/// The choice given by option, else asked on a terminal; nil without either.
+private func watchChoice(_ arguments: Arguments, path: String) throws -> WatchChoice? {
+  try arguments.requireAtMostOne(of: ["--switch-to-wal", "--keep-journal"])
+  if arguments.has("--switch-to-wal") { return .switchToWAL }
+  if arguments.has("--keep-journal") { return .keepJournal }
+  guard isatty(0) == 1 else { return nil }
+  let question =
+    "\(path) has a rollback journal. Watching it as it is takes a read lock after each change, which can "
+    + "make another program's commit fail. Type yes to make it a WAL database (a lasting change), or "
+    + "anything else to watch it as it is: "
+  return TerminalPrompt.confirm(question) == true ? .switchToWAL : .keepJournal
 }

@@ -103,13 +103,21 @@ extension Database {
   /// authentication (it can not be re-encrypted), too little free space for
   /// the journal or WAL that rewrites every page, else another connection's lock.
   private func keyChangeFailure() -> DatabaseError {
-    let cipherCheck = (try? String.fetchAll(self, sql: "PRAGMA cipher_integrity_check")) ?? []
-    let quickCheck = (try? String.fetchAll(self, sql: "PRAGMA quick_check")) ?? ["ok"]
-    if !cipherCheck.isEmpty || quickCheck != ["ok"] {
+    // (SQLCipher 3 has no cipher_integrity_check: there a page that fails
+    // authentication makes the quick check itself fail.)
+    var damage = (try? String.fetchAll(self, sql: "PRAGMA cipher_integrity_check")) ?? []
+    do {
+      damage += try String.fetchAll(self, sql: "PRAGMA quick_check").filter { $0 != "ok" }
+    } catch let error as DatabaseError
+      where [.SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_AUTH].contains(error.resultCode)
+    {
+      damage.append(error.message ?? "\(error.resultCode)")
+    } catch {}
+    if !damage.isEmpty {
       return DatabaseError(
         resultCode: .SQLITE_CORRUPT,
         message: "the key change did not take effect: the database is damaged or was tampered with "
-          + "(\((cipherCheck + quickCheck.filter { $0 != "ok" }).prefix(3).joined(separator: "; ")))")
+          + "(\(damage.prefix(3).joined(separator: "; ")))")
     }
     var file = stat()
     var disk = statvfs()

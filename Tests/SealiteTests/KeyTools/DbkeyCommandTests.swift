@@ -182,9 +182,12 @@ struct DbkeyCommandTests {
     let path = directory.path()
     try makeDatabase(path)
     let watcher = try SpawnedProcess(
-      dbkeyPath, ["watch", path, "--key-fd", "0", "--count", "2"], input: rawKeyHex + "\n")
+      dbkeyPath, ["watch", path, "--key-fd", "0", "--count", "2", "--keep-journal"], input: rawKeyHex + "\n")
     #expect(await watcher.waitForLine(startingWith: "watching") != nil, "\(watcher.errorOutput)")
-    let writer = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
+    // Watching a rollback journal takes short read locks: the writer waits for them.
+    var config = rawKeyConfiguration()
+    config.busyMode = .timeout(10)
+    let writer = try DatabaseQueue(path: path, configuration: config)
     // Commits closer together than one check of data_version share a line:
     // the second commit waits for the line of the first.
     try await writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES ('one')") }

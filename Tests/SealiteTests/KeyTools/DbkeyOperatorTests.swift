@@ -1057,7 +1057,8 @@ struct DbkeyCommandLineTests {
     let watcher = try SpawnedProcess(
       "/bin/sh",
       [
-        "-c", "echo pid $$; exec \"$0\" watch \"$1\" \"$3\" 3 --count 1 3<\"$2\" 4<\"$2\"", dbkeyPath, path,
+        "-c", "echo pid $$; exec \"$0\" watch \"$1\" \"$3\" 3 --count 1 --keep-journal 3<\"$2\" 4<\"$2\"",
+        dbkeyPath, path,
         secretFile, option,
       ], input: "")
     #expect(await watcher.waitForLine(startingWith: "watching") != nil, "\(watcher.errorOutput)")
@@ -1085,7 +1086,7 @@ struct DbkeyWatchTests {
     let path = directory.path()
     try makeDatabase(path)
     let watcher = try SpawnedProcess(
-      dbkeyPath, ["watch", path, "--key-fd", "0", "--count", "1"], input: keyLine)
+      dbkeyPath, ["watch", path, "--key-fd", "0", "--count", "1", "--keep-journal"], input: keyLine)
     #expect(await watcher.waitForLine(startingWith: "watching") != nil, "\(watcher.errorOutput)")
     let writer = try DatabaseQueue(path: path, configuration: watchedWriter(rawKeyConfiguration()))
     try await writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES ('seen')") }
@@ -1094,6 +1095,21 @@ struct DbkeyWatchTests {
     #expect(try await writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "delete")
     try writer.close()
     #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+  }
+
+  @Test("watch of a rollback-journal database asks for a choice: without one it exits 64 and changes nothing")
+  func asksBeforeWatchingARollbackJournal() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    try makeDatabase(path)
+    let before = fileBytes(path)
+    let result = try dbkey(["watch", path, "--key-fd", "0", "--count", "1"], input: keyLine)
+    #expect(result.status == 64, "\(result.stderr)")
+    #expect(
+      result.stderr.contains("--switch-to-wal") && result.stderr.contains("--keep-journal"),
+      "\(result.stderr)")
+    #expect(fileBytes(path) == before)
+    #expect(directory.fileNames() == ["db.sqlite"])
   }
 
   @Test("while watch runs, no commit of a writer in GRDB's default busy mode fails: watching takes no lock")
@@ -1125,8 +1141,11 @@ struct DbkeyWatchTests {
     }
     // The control: alone, the writer never fails.
     #expect(failedCommits() == 0)
-    let watcher = try SpawnedProcess(dbkeyPath, ["watch", path, "--key-fd", "0"], input: keyLine)
+    // Watched as a WAL database, where readers never block the writer.
+    let watcher = try SpawnedProcess(
+      dbkeyPath, ["watch", path, "--key-fd", "0", "--switch-to-wal"], input: keyLine)
     #expect(await watcher.waitForLine(startingWith: "watching") != nil, "\(watcher.errorOutput)")
+    #expect(try await writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
     let failed = failedCommits()
     // The watch saw the commits: it was watching while they were made.
     #expect(await watcher.waitForLine(startingWith: "commit ") != nil, "\(watcher.errorOutput)")
@@ -1140,7 +1159,8 @@ struct DbkeyWatchTests {
     let directory = TemporaryDirectory()
     let path = directory.path()
     try makeStoredDatabase(path)
-    let watcher = try SpawnedProcess(dbkeyPath, ["watch", path, "--count", "100"], input: "")
+    let watcher = try SpawnedProcess(
+      dbkeyPath, ["watch", path, "--count", "100", "--keep-journal"], input: "")
     #expect(await watcher.waitForLine(startingWith: "watching") != nil, "\(watcher.errorOutput)")
     let rekey = try dbkey(["rekey", path])
     #expect(rekey.status == 0, "\(rekey.stderr)")
@@ -1229,7 +1249,8 @@ struct DbkeyJSONTests {
       try shell("exec \"$0\" keyring import-key \"$1\" --from-fd 3 --json 3<\"$2\"", [moved, escrow]))
 
     // watch: one object per line, the commit's count a number.
-    let watcher = try SpawnedProcess(dbkeyPath, ["watch", path, "--count", "1", "--json"], input: "")
+    let watcher = try SpawnedProcess(
+      dbkeyPath, ["watch", path, "--count", "1", "--json", "--keep-journal"], input: "")
     #expect(await watcher.waitForLine(startingWith: "{") != nil, "\(watcher.errorOutput)")
     let writer = try DatabaseQueue(path: path, configuration: watchedWriter(rawKeyConfiguration()))
     try await writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES ('json')") }
