@@ -103,16 +103,28 @@ extension Database {
   /// authentication (it can not be re-encrypted), too little free space for
   /// the journal or WAL that rewrites every page, else another connection's lock.
   private func keyChangeFailure() -> DatabaseError {
-    // (SQLCipher 3 has no cipher_integrity_check: there a page that fails
-    // authentication makes the quick check itself fail.)
     var damage = (try? String.fetchAll(self, sql: "PRAGMA cipher_integrity_check")) ?? []
-    do {
-      damage += try String.fetchAll(self, sql: "PRAGMA quick_check").filter { $0 != "ok" }
-    } catch let error as DatabaseError
-      where [.SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_AUTH].contains(error.resultCode)
-    {
-      damage.append(error.message ?? "\(error.resultCode)")
-    } catch {}
+    // SQLCipher 3 has no cipher_integrity_check, and this connection's cache
+    // may hide a damaged page: a new connection with the key that still
+    // opens the file reads every page again.
+    if damage.isEmpty, let key = configuration.rekeyedKey ?? configuration.key {
+      var config = Configuration()
+      config.key = key
+      config.cipher = configuration.cipher
+      config.readonly = true
+      config.observesOtherProcesses = false
+      do {
+        let check = try DatabaseQueue(path: path, configuration: config)
+        defer { try? check.close() }
+        damage += try check.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }.filter {
+          $0 != "ok"
+        }
+      } catch let error as DatabaseError
+        where [.SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_AUTH].contains(error.resultCode)
+      {
+        damage.append(error.message ?? "\(error.resultCode)")
+      } catch {}
+    }
     if !damage.isEmpty {
       return DatabaseError(
         resultCode: .SQLITE_CORRUPT,
