@@ -84,10 +84,19 @@ enum Interruption {
       }
       return result
     } catch {
-      // Whatever the operation reported as it stopped, it changed nothing.
-      guard let signal = state.withLock({ $0.signal }) else { throw error }
+      // Only a cancellation is an interruption that changed nothing; any other
+      // error says what it says (it may come after the commit point).
+      guard let signal = state.withLock({ $0.signal }), isCancellation(error) else { throw error }
       throw CommandError(
         code: .interruption(by: signal), message: "interrupted by \(signalName(signal)): nothing was changed")
+    }
+  }
+
+  private static func isCancellation(_ error: any Error) -> Bool {
+    switch error {
+    case let error as DatabaseError: error.resultCode == .SQLITE_INTERRUPT
+    case let error as CommandError: error.code == .interrupted
+    default: false
     }
   }
 

@@ -166,26 +166,11 @@ func isHardLink(_ link: String, to path: String) -> Bool {
     && linked.st_ino == original.st_ino
 }
 
-/// Removes a `-journal` that holds nothing to roll back (a crash before its
-/// header was written): SQLite ignores such a file and leaves it. With the
-/// database's exclusive lock held, no other connection has a transaction the
-/// file could belong to, and a hot journal was rolled back when the lock was taken.
+/// Removes a `-journal` that holds nothing to roll back (see
+/// `DatabaseQueue.removeStaleJournal(atPath:key:cipher:)`).
 func removeStaleJournal(_ path: String, key: DatabaseKey?) throws -> Bool {
-  let journal = path + "-journal"
-  guard FileManager.default.fileExists(atPath: journal) else { return false }
-  var config = Configuration()
-  config.key = key
-  config.cipher = try cipherSettings(path: path, key: key).cipher
-  config.allowsUnsafeTransactions = true
-  config.observesOtherProcesses = false
-  config.busyMode = .timeout(5)
+  let cipher = try cipherSettings(path: path, key: key).cipher
   return try keyringCall(path: path) {
-    let dbQueue = try DatabaseQueue(path: path, configuration: config)
-    defer { try? dbQueue.close() }
-    return try dbQueue.writeWithoutTransaction { db in
-      try db.execute(sql: "BEGIN EXCLUSIVE TRANSACTION")
-      defer { try? db.execute(sql: "ROLLBACK") }
-      return FileManager.default.fileExists(atPath: journal) && unlink(journal) == 0
-    }
+    try DatabaseQueue.removeStaleJournal(atPath: path, key: key, cipher: cipher)
   }
 }

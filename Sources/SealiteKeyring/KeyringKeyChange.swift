@@ -95,7 +95,15 @@ extension Keyring {
             + "settlePendingKeyChange (dbkey recover) settles it")
       }
       try store(newKey, for: database, label: nil)
+      try dropPendingKey(of: database)
+    }
+  }
+
+  /// Deletes the pending key of `database`; one already gone is no error.
+  func dropPendingKey(of database: KeyringDatabase) throws {
+    do {
       try deleteKey(for: database.pendingKeyItem)
+    } catch KeyringError.itemNotFound {
     }
   }
 
@@ -139,17 +147,17 @@ extension Keyring {
       // Nothing can be opened: stored keys are kept (they may be the keys of a
       // database that was moved), pending ones opened nothing that exists.
       guard !pending.isEmpty else { return nil }
-      try deleteKey(for: database.pendingKeyItem)
+      try dropPendingKey(of: database)
       return .droppedPendingKey
     }
     for key in stored where try Self.key(key, opens: database, cipher: cipher) {
       if stored.count > 1 { try store(key, for: database, label: nil) }
-      if !pending.isEmpty { try deleteKey(for: database.pendingKeyItem) }
+      if !pending.isEmpty { try dropPendingKey(of: database) }
       return .keptStoredKey
     }
     for key in pending where try Self.key(key, opens: database, cipher: cipher) {
       try store(key, for: database, label: nil)
-      try deleteKey(for: database.pendingKeyItem)
+      try dropPendingKey(of: database)
       return .promotedPendingKey
     }
     throw DatabaseError(

@@ -142,7 +142,7 @@ extension Keyring {
       throw error
     }
     try store(key, for: database, label: label)
-    try deleteKey(for: database.pendingKeyItem)
+    try dropPendingKey(of: database)
   }
 
   /// Re-points a key after its database was moved (or renamed): the key stored for

@@ -93,6 +93,11 @@ extension Database {
     // … and check from a new connection that the file now opens with the new
     // key (another connection may have taken the lock in between).
     if Database.isFile(path), !opensFile(with: key) {
+      // SQLCipher may leave the transaction of a key change it gave up open
+      // (a page that failed authentication): rolled back.
+      if sqlite3_get_autocommit(connection) == 0 { sqlite3_exec(connection, "ROLLBACK", nil, nil, nil) }
+      // It may also leave the journal, emptied: not hot, but not removed either.
+      _ = try? removeStaleJournal()
       throw keyChangeFailure()
     }
     keyChangeObserver?(key)

@@ -41,30 +41,40 @@ extension DatabaseQueue {
     config.key = key
     config.cipher = cipher
     config.readonly = true
+    config.allowsUnsafeTransactions = true
     let dbQueue = try DatabaseQueue(path: path, configuration: config)
     defer { try? dbQueue.close() }
+    // One read transaction: every check sees the same state of the file, and
+    // a key change of another connection waits for the end of the checks
+    // instead of landing between them (its pages would read as tampered).
     return try dbQueue.writer.sync { db in
-      var cipherMessages: [String] = []
-      var tamperedPages: [Int] = []
-      if key != nil {
-        cipherMessages = (try? String.fetchAll(db, sql: "PRAGMA cipher_integrity_check")) ?? []
-        for message in cipherMessages {
-          // "HMAC verification failed for page 4"
-          if message.contains("page"), let page = message.split(separator: " ").last.flatMap({ Int($0) }) {
-            tamperedPages.append(page)
+      // Ended by a rollback: the check of an encrypted transaction's commit
+      // would throw for the very pages this reports.
+      try db.execute(sql: "BEGIN DEFERRED TRANSACTION; SELECT count(*) FROM sqlite_master")
+      defer { try? db.execute(sql: "ROLLBACK") }
+      do {
+        var cipherMessages: [String] = []
+        var tamperedPages: [Int] = []
+        if key != nil {
+          cipherMessages = (try? String.fetchAll(db, sql: "PRAGMA cipher_integrity_check")) ?? []
+          for message in cipherMessages {
+            // "HMAC verification failed for page 4"
+            if message.contains("page"), let page = message.split(separator: " ").last.flatMap({ Int($0) }) {
+              tamperedPages.append(page)
+            }
           }
         }
+        var integrityMessages: [String]
+        do {
+          integrityMessages = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+        } catch let error as DatabaseError {
+          // A page that fails authentication can not even be read.
+          integrityMessages = ["integrity check stopped: \(error.message ?? "\(error.resultCode)")"]
+        }
+        return DatabaseVerification(
+          isEncrypted: key != nil, tamperedPages: tamperedPages, cipherMessages: cipherMessages,
+          integrityMessages: integrityMessages, walMessages: WALFrameCheck.problems(databasePath: path))
       }
-      var integrityMessages: [String]
-      do {
-        integrityMessages = try String.fetchAll(db, sql: "PRAGMA integrity_check")
-      } catch let error as DatabaseError {
-        // A page that fails authentication can not even be read.
-        integrityMessages = ["integrity check stopped: \(error.message ?? "\(error.resultCode)")"]
-      }
-      return DatabaseVerification(
-        isEncrypted: key != nil, tamperedPages: tamperedPages, cipherMessages: cipherMessages,
-        integrityMessages: integrityMessages, walMessages: WALFrameCheck.problems(databasePath: path))
     }
   }
 }

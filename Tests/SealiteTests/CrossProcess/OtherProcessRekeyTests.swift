@@ -16,9 +16,9 @@ struct OtherProcessRekeyTests {
     try setup.close()
     let observed = try kind.open(path, rawKeyConfiguration())
     let changes = Locked(0)
-    let errors = Locked<[DatabaseError]>([])
+    let errors = Locked<[any Error]>([])
     let cancellable = DatabaseRegionObservation(tracking: DatabaseRegion.fullDatabase).start(
-      in: observed, onError: { error in errors.withLock { $0.append(error as! DatabaseError) } },
+      in: observed, onError: { error in errors.withLock { $0.append(error) } },
       onChange: { _ in changes.withLock { $0 += 1 } })
     defer { cancellable.cancel() }
     // The control: a commit of the other connection is seen as a change.
@@ -32,7 +32,7 @@ struct OtherProcessRekeyTests {
     try other.close()
     #expect(await eventually(timeout: 30) { !errors.value.isEmpty }, "no error after the key changed")
     #expect(errors.value.count == 1)
-    #expect(errors.value.first?.resultCode == .SQLITE_NOTADB, "\(errors.value)")
+    #expect((errors.value.first as? DatabaseError)?.resultCode == .SQLITE_NOTADB, "\(errors.value)")
     try observed.close()
   }
 }

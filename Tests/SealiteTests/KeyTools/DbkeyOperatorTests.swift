@@ -62,7 +62,9 @@ private struct Snapshot: Equatable, CustomStringConvertible {
     keyringItems = try items(in: directory)
   }
 
-  var description: String { "files \(files.keys.sorted()), items \(keyringItems)" }
+  var description: String {
+    "files \(files.keys.sorted().map { "\($0) (\(files[$0]!.count) bytes, \(files[$0]!.hashValue))" }), items \(keyringItems)"
+  }
 }
 
 /// A JSON value with its type kept: an integer is not a string of digits, a
@@ -534,7 +536,8 @@ struct DbkeyExitCodeTests {
       let message = rekey.stderr.replacingOccurrences(of: directory.url.path, with: "DIR")
       #expect(message.contains("damaged") || message.contains("tampered"), "\(path): \(rekey.stderr)")
     }
-    #expect(try Snapshot(directory) == before)
+    let after = try Snapshot(directory)
+    #expect(after == before, "\(before) → \(after)")
     // The control: the undamaged original verifies.
     #expect(try dbkey(["verify", original]).status == 0)
   }

@@ -197,7 +197,11 @@ struct KeyOperationTortureTests {
             #expect(status == 0 || status == 130 || status == SIGINT, "\(context): \(process.errorOutput)")
             if status == 130 {
               #expect(process.errorOutput.contains("interrupted"), "\(context): \(process.errorOutput)")
-              #expect(try state(of: operation) == before, "\(context): an interrupted run changed something")
+              let after = try state(of: operation)
+              #expect(
+                after == before,
+                "\(context): an interrupted run changed something: \(before) → \(after); \(process.errorOutput)"
+              )
             }
           case .sigkill:
             #expect(status == 0 || status == SIGKILL, "\(context): \(process.errorOutput)")
