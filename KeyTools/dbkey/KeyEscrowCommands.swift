@@ -111,17 +111,5 @@ let keyringImportKeyCommand = Command(
     throw CommandError(code: .usage, message: "import-key needs --from-fd N")
   }
   let key = try KeyEscrow.read(from: descriptor, option: "--from-fd")
-  var info = stat()
-  if stat(path, &info) == 0 {
-    try requireDatabaseFile(path)
-    guard try opens(path, with: key) else {
-      throw CommandError(code: .cannotOpen, message: "the key does not open \(path): it was not stored")
-    }
-  }
-  let entry = try KeyringEntry(arguments, path: path)
-  try requireNoOtherKey(entry, replacedBy: key, path: path, force: arguments.has("--force"))
-  try Interruption.working { _ in
-    try keyringCall(path: path) { try entry.keyring.store(key, for: entry.database) }
-  }
-  Output.result("stored the key of \(path)", ["stored": path, "keyKind": keyKindName(key.kind)])
+  try storeCheckedKey(key, path: path, arguments)
 }

@@ -33,8 +33,19 @@ let keyringStoreCommand = Command(
     throw CommandError(code: .usage, message: "keyring store needs --key-fd, --passphrase-fd or --passphrase")
   }
   try requireDatabaseFile(path)
-  guard try opens(path, with: key) else {
-    throw CommandError(code: .cannotOpen, message: "the key does not open \(path): it was not stored")
+  try storeCheckedKey(key, path: path, arguments)
+}
+
+/// Stores `key` for DB (the `keyring store` and `import-key` commands): when
+/// DB's file exists, the key must open it, and no other key may be lost
+/// (see ``requireNoOtherKey(_:replacedBy:path:force:)``).
+func storeCheckedKey(_ key: DatabaseKey, path: String, _ arguments: Arguments) throws {
+  var info = stat()
+  if stat(path, &info) == 0 {
+    try requireDatabaseFile(path)
+    guard try opens(path, with: key) else {
+      throw CommandError(code: .cannotOpen, message: "the key does not open \(path): it was not stored")
+    }
   }
   let entry = try KeyringEntry(arguments, path: path)
   try requireNoOtherKey(entry, replacedBy: key, path: path, force: arguments.has("--force"))

@@ -188,27 +188,10 @@ extension Keyring {
   /// True if `key` opens the database (a connection reads its schema), with
   /// `cipher`, or — when `cipher` is the default — in an older SQLCipher format.
   /// Throws when the database is locked, or damaged: that tells nothing about the key.
-  ///
-  /// The connection is not read-only: after a crash in the middle of a
-  /// transaction (a key change, say), SQLite must roll back the hot journal
-  /// before anything can be read, which a read-only connection can not do.
-  /// The rollback copies the journal's pages back as they are, whatever the
-  /// key, and nothing else is written.
   static func key(_ key: DatabaseKey, opens database: KeyringDatabase, cipher: CipherConfiguration) throws
     -> Bool
   {
-    var config = Configuration()
-    config.key = key
-    config.cipher = cipher
-    config.observesOtherProcesses = false
-    do {
-      let dbQueue = try DatabaseQueue(path: database.canonicalPath, configuration: config)
-      try? dbQueue.close()
-      return true
-    } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-      guard cipher == CipherConfiguration() else { return false }
-      return try DatabaseQueue.cipherFormat(atPath: database.canonicalPath, key: key) != nil
-    }
+    try openingCipher(database, key: key, given: cipher) != nil
   }
 
   /// The settings that open the database with `key`: `given` unless it is the
@@ -217,23 +200,45 @@ extension Keyring {
   static func cipher(opening database: KeyringDatabase, with key: DatabaseKey, given: CipherConfiguration)
     throws -> CipherConfiguration
   {
-    var config = Configuration()
-    config.key = key
-    config.cipher = given
-    config.observesOtherProcesses = false
     do {
-      let dbQueue = try DatabaseQueue(path: database.canonicalPath, configuration: config)
-      try? dbQueue.close()
+      if let cipher = try openingCipher(database, key: key, given: given) { return cipher }
+      // Opened once more, for the error that says why (wrong key, not a database…).
+      try open(database, key: key, cipher: given)
       return given
     } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-      if given == CipherConfiguration(),
-        let older = try DatabaseQueue.cipherConfiguration(atPath: database.canonicalPath, key: key)
-      {
-        return older
-      }
       throw DatabaseError(
         resultCode: error.extendedResultCode,
         message: "the key in the keyring does not open \(database.canonicalPath): \(error.message ?? "")")
     }
+  }
+
+  /// The settings that open the database with `key` (see
+  /// ``cipher(opening:with:given:)``), or nil when it opens in no format.
+  ///
+  /// The connection is not read-only: after a crash in the middle of a
+  /// transaction (a key change, say), SQLite must roll back the hot journal
+  /// before anything can be read, which a read-only connection can not do.
+  /// The rollback copies the journal's pages back as they are, whatever the
+  /// key, and nothing else is written.
+  private static func openingCipher(_ database: KeyringDatabase, key: DatabaseKey, given: CipherConfiguration)
+    throws -> CipherConfiguration?
+  {
+    do {
+      try open(database, key: key, cipher: given)
+      return given
+    } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+      guard given == CipherConfiguration() else { return nil }
+      return try DatabaseQueue.cipherConfiguration(atPath: database.canonicalPath, key: key)
+    }
+  }
+
+  /// Opens (and closes) a connection to the database keyed with `key`.
+  private static func open(_ database: KeyringDatabase, key: DatabaseKey, cipher: CipherConfiguration) throws
+  {
+    var config = Configuration()
+    config.key = key
+    config.cipher = cipher
+    config.observesOtherProcesses = false
+    try DatabaseQueue(path: database.canonicalPath, configuration: config).close()
   }
 }

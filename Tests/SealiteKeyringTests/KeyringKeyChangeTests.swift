@@ -3,21 +3,6 @@ import Sealite
 import SealiteKeyring
 import Testing
 
-/// The names of the keyring items of `database` (its key, its pending key).
-private func itemNames(_ keyring: Keyring, _ database: KeyringDatabase) throws -> [String] {
-  try keyring.items().filter { $0.attributes["path"] == database.canonicalPath }
-    .map { $0.attributes["name"] ?? "" }.sorted()
-}
-
-/// A database keyed with `key`, holding one row.
-private func makeDatabase(_ path: String, key: DatabaseKey) throws {
-  var config = Configuration()
-  config.key = key
-  let dbQueue = try DatabaseQueue(path: path, configuration: config)
-  try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES ('kept')") }
-  try dbQueue.close()
-}
-
 /// The row of the database, read with the key the keyring gives.
 private func rowThroughKeyring(_ path: String, _ database: KeyringDatabase) throws -> String? {
   var config = Configuration()
@@ -25,12 +10,6 @@ private func rowThroughKeyring(_ path: String, _ database: KeyringDatabase) thro
   let dbQueue = try DatabaseQueue(path: path, configuration: config)
   defer { try? dbQueue.close() }
   return try dbQueue.read { db in try String.fetchOne(db, sql: "SELECT x FROM t") }
-}
-
-private func opens(_ path: String, _ key: DatabaseKey) -> Bool {
-  var config = Configuration()
-  config.key = key
-  return (try? DatabaseQueue(path: path, configuration: config).read { _ in }) != nil
 }
 
 @Suite("Crash-safe key changes through the keyring")
