@@ -247,12 +247,12 @@ let (traced, plan) = try dbQueue.read { db in
   return (statements, plan)
 }
 print(traced)  // ["SELECT COUNT(*) FROM \"play\" WHERE \"trackId\" = ?"]: arguments stay hidden
-print(plan)  // SEARCH play USING INDEX index_play_on_trackId (trackId=?)
+print(plan)  // SEARCH play USING INDEX play_on_trackId (trackId=?)
 // README:end trace
 
 check(traced.count == 1 && traced[0].contains("\"play\""), "traced: \(traced)")
 check(!traced[0].contains("\(soWhatId)"), "an argument reached the trace: \(traced)")
-check(plan.usesIndex("index_play_on_trackId"), "plan: \(plan)")
+check(plan.usesIndex("play_on_trackId"), "plan: \(plan)")
 
 // MARK: The feature probe
 

@@ -131,11 +131,19 @@ public final class ColumnDefinition {
     return self
   }
 
-  /// Creates an index on the column, named `index_<table>_on_<column>`.
+  /// Creates an index on the column, named `<table>_on_<column>` as in GRDB.
+  /// A ``unique(onConflict:)`` column needs none: its constraint is an index.
   @discardableResult
   public func indexed() -> ColumnDefinition {
     isIndexed = true
     return self
+  }
+
+  /// The `CREATE INDEX` statement that ``indexed()`` asks for, if any.
+  func indexSQL(table: String, options: IndexOptions) -> String? {
+    guard isIndexed, unique == nil else { return nil }
+    return Database.createIndexSQL(
+      name: "\(table)_on_\(name)", table: table, columns: [name], options: options, condition: nil)
   }
 
   /// The column definition SQL.
@@ -161,13 +169,13 @@ public final class ColumnDefinition {
       parts.append("DEFAULT \(try defaultExpression.schemaSQL())")
     }
     if let collation { parts.append("COLLATE \(collation)") }
+    for reference in references {
+      parts.append(try reference.sql(db, definingTable: tableName, definingPrimaryKey: tablePrimaryKey))
+    }
     if let generated {
       try db.features.require(.generatedColumns)
       let qualification = generated.qualification == .stored ? "STORED" : "VIRTUAL"
       parts.append("GENERATED ALWAYS AS (\(try generated.expression.schemaSQL())) \(qualification)")
-    }
-    for reference in references {
-      parts.append(try reference.sql(db, definingTable: tableName, definingPrimaryKey: tablePrimaryKey))
     }
     return parts.joined(separator: " ")
   }

@@ -104,12 +104,7 @@ extension Database {
         sql:
           "ALTER TABLE \(quotedTable) ADD COLUMN \(try column.sql(self, tableName: table, tablePrimaryKey: nil))"
       )
-      if column.isIndexed {
-        try execute(
-          sql: Database.createIndexSQL(
-            name: Database.defaultIndexName(table: table, columns: [column.name]), table: table,
-            columns: [column.name], options: [], condition: nil))
-      }
+      if let indexSQL = column.indexSQL(table: table, options: []) { try execute(sql: indexSQL) }
     case .addLiteral(let literal):
       try execute(
         sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(try SQLExpression(literal: literal).schemaSQL())")
@@ -150,6 +145,20 @@ extension Database {
     try execute(
       sql: Database.createIndexSQL(
         name: name, table: table, columns: columns, options: options, condition: conditionSQL))
+  }
+
+  /// Creates an index, with GRDB's legacy flags instead of ``IndexOptions``:
+  ///
+  ///     try db.create(index: "player_on_email", on: "player", columns: ["email"], unique: true)
+  @_disfavoredOverload
+  public func create(
+    index name: String, on table: String, columns: [String], unique: Bool = false, ifNotExists: Bool = false,
+    condition: (any SQLExpressible)? = nil
+  ) throws {
+    var options: IndexOptions = []
+    if unique { options.insert(.unique) }
+    if ifNotExists { options.insert(.ifNotExists) }
+    try create(index: name, on: table, columns: columns, options: options, condition: condition)
   }
 
   /// Creates an index named `index_<table>_on_<columns>`.

@@ -9,19 +9,20 @@ struct ForeignKeyClause {
   var onUpdate: Database.ForeignKeyAction?
   var deferred: Bool
 
-  /// The destination columns: given, or the destination primary key. Nil
-  /// when the destination has only the hidden rowid (or does not exist yet):
-  /// SQLite then refers to its primary key.
+  /// The destination columns: given, or the destination primary key, `rowid`
+  /// when it is the hidden rowid (as GRDB writes it). Nil when the
+  /// destination does not exist yet: SQLite then refers to its primary key
+  /// once it does.
   func resolvedDestinationColumns(_ db: Database, definingTable: String?, definingPrimaryKey: [String]?)
     throws -> [String]?
   {
     if let destinationColumns { return destinationColumns }
-    if let definingTable, destinationTable.caseInsensitiveCompare(definingTable) == .orderedSame {
-      return definingPrimaryKey
-    }
-    guard try db.tableExists(destinationTable) else { return nil }
-    let primaryKey = try db.primaryKey(destinationTable)
-    return primaryKey.isHiddenRowID ? nil : primaryKey.columns
+    let refersToItself =
+      definingTable.map { destinationTable.caseInsensitiveCompare($0) == .orderedSame } ?? false
+    if refersToItself, let definingPrimaryKey { return definingPrimaryKey }
+    if try db.tableExists(destinationTable) { return try db.primaryKey(destinationTable).columns }
+    // A table being created without a declared primary key refers to its rowid.
+    return refersToItself ? [Column.rowID.name] : nil
   }
 
   func sql(_ db: Database, definingTable: String?, definingPrimaryKey: [String]?) throws -> String {

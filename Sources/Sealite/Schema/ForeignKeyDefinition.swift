@@ -1,17 +1,29 @@
 /// The foreign key made by ``TableDefinition/belongsTo(_:inTable:onDelete:onUpdate:deferred:indexed:)``:
-/// columns named after the destination and its primary key (`teamId` for a
-/// table `team` whose primary key is `id`), a `REFERENCES` clause, and an index.
+/// columns named after the association and the destination primary key
+/// (`teamId` for a table `team` whose primary key is `id`), a `REFERENCES`
+/// clause, and an index.
+///
+/// As in GRDB, the destination is `inTable` when given; otherwise the table
+/// named after the association, or else its plural (`t.belongsTo("team")`
+/// refers to `teams` when there is no `team` table). A single-column key is
+/// a column constraint, indexed as `<table>_on_<column>`; a composite key is
+/// a table constraint, indexed as `index_<table>_on_<columns>`.
 public final class ForeignKeyDefinition {
+  enum Indexing {
+    case index
+    case unique
+  }
+
   let name: String
-  let destinationTable: String
+  let destinationTable: String?
   let onDelete: Database.ForeignKeyAction?
   let onUpdate: Database.ForeignKeyAction?
   let deferred: Bool
-  let indexed: Bool
+  var indexing: Indexing?
   var notNull: ColumnDefinition.Constraint?
 
   init(
-    name: String, destinationTable: String, onDelete: Database.ForeignKeyAction?,
+    name: String, destinationTable: String?, onDelete: Database.ForeignKeyAction?,
     onUpdate: Database.ForeignKeyAction?, deferred: Bool, indexed: Bool
   ) {
     self.name = name
@@ -19,7 +31,7 @@ public final class ForeignKeyDefinition {
     self.onDelete = onDelete
     self.onUpdate = onUpdate
     self.deferred = deferred
-    self.indexed = indexed
+    self.indexing = indexed ? .index : nil
   }
 
   /// Forbids NULL in the foreign key columns: every row must belong to one.
@@ -29,38 +41,71 @@ public final class ForeignKeyDefinition {
     return self
   }
 
-  /// The columns, types and destination columns, found from the destination
-  /// primary key (of the table being defined, for a reference to itself).
-  func resolve(_ db: Database, definingTable: String, definingPrimaryKey: [(String, Database.ColumnType?)]?)
-    throws -> [(column: String, type: Database.ColumnType?, destination: String)]
+  /// Makes the foreign key unique (one row at most per destination row):
+  /// a `UNIQUE` column, or a unique index for a composite key, instead of
+  /// the plain index.
+  @discardableResult
+  public func unique() -> ForeignKeyDefinition {
+    indexing = .unique
+    return self
+  }
+
+  /// The destination table and its primary key. `originKey` is the primary
+  /// key of the table being defined, for a reference to itself; nil while
+  /// that key is still being resolved (a table can not belong to itself in
+  /// its own primary key).
+  func destination(_ db: Database, originTable: String, originKey: PrimaryKeyDescriptor?) throws
+    -> PrimaryKeyDescriptor
   {
-    let destinationKey: [(String, Database.ColumnType?)]
-    if destinationTable.caseInsensitiveCompare(definingTable) == .orderedSame {
-      guard let definingPrimaryKey else {
-        throw DatabaseError.misuse(
-          "belongsTo(\(name.debugDescription)): the table \(definingTable) has no primary key to refer to")
-      }
-      destinationKey = definingPrimaryKey
-    } else {
-      guard try db.tableExists(destinationTable) else {
-        throw DatabaseError(
-          resultCode: .SQLITE_ERROR,
-          message: "belongsTo(\(name.debugDescription)): no such table: \(destinationTable)")
-      }
-      let primaryKey = try db.primaryKey(destinationTable)
-      let columns = try db.columns(in: destinationTable)
-      if primaryKey.isHiddenRowID {
-        destinationKey = [("rowid", .integer)]
-      } else {
-        destinationKey = primaryKey.columns.map { name in
-          let info = columns.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
-          return (name, info.flatMap { $0.type.isEmpty ? nil : Database.ColumnType(rawValue: $0.type) })
-        }
-      }
+    if let destinationTable {
+      if let originKey, originTable.lowercased() == destinationTable.lowercased() { return originKey }
+      return try PrimaryKeyDescriptor.find(db, table: destinationTable)
     }
-    return destinationKey.map { key in
-      let suffix = key.0 == "rowid" ? "Id" : key.0.prefix(1).uppercased() + key.0.dropFirst()
-      return (name + suffix, key.1, key.0)
+    if let originKey,
+      Inflections.singularize(originTable).lowercased() == Inflections.singularize(name).lowercased()
+    {
+      return originKey
     }
+    if try db.tableExists(name) { return try PrimaryKeyDescriptor.find(db, table: name) }
+    let plural = Inflections.pluralize(name)
+    if try db.tableExists(plural) { return try PrimaryKeyDescriptor.find(db, table: plural) }
+    throw DatabaseError.noSuchTable(name)
+  }
+
+  /// The names of the columns this foreign key adds, in the key's order.
+  func columnNames(for destination: PrimaryKeyDescriptor) -> [String] {
+    guard let columns = destination.columns else { return [name + "Id"] }
+    return columns.map { name + $0.name.prefix(1).uppercased() + $0.name.dropFirst() }
+  }
+}
+
+/// A table and its primary key columns, as a foreign key refers to them.
+struct PrimaryKeyDescriptor {
+  struct KeyColumn {
+    var name: String
+    var type: Database.ColumnType?
+  }
+
+  var table: String
+  /// Nil for the hidden rowid.
+  var columns: [KeyColumn]?
+
+  /// The referenced columns: `rowid` for the hidden rowid, as GRDB writes it.
+  var referencedColumns: [KeyColumn] {
+    columns ?? [KeyColumn(name: Column.rowID.name, type: .integer)]
+  }
+
+  /// The primary key of an existing table. Throws if there is no such table.
+  static func find(_ db: Database, table: String) throws -> PrimaryKeyDescriptor {
+    let primaryKey = try db.primaryKey(table)
+    if primaryKey.isHiddenRowID { return PrimaryKeyDescriptor(table: table, columns: nil) }
+    let infos = try db.columns(in: table)
+    return PrimaryKeyDescriptor(
+      table: table,
+      columns: primaryKey.columns.map { name in
+        let info = infos.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        let type = info.flatMap { $0.type.isEmpty ? nil : Database.ColumnType(rawValue: $0.type) }
+        return KeyColumn(name: name, type: type)
+      })
   }
 }

@@ -13,10 +13,18 @@ public final class TableDefinition {
     case column(ColumnDefinition)
     case literal(SQL)
     case foreignKey(ForeignKeyDefinition)
+    case foreignKeyConstraint(TableForeignKey)
+  }
+
+  /// A column of a key constraint: named, or the columns of a foreign key
+  /// made in the body of ``primaryKey(onConflict:body:)``.
+  enum KeyComponent {
+    case column(String)
+    case foreignKey(ForeignKeyDefinition)
   }
 
   struct KeyConstraint {
-    var columns: [String]
+    var components: [KeyComponent]
     var onConflict: Database.ConflictResolution?
   }
 
@@ -30,11 +38,10 @@ public final class TableDefinition {
   var items: [Item] = []
   var primaryKeyConstraint: KeyConstraint?
   var uniqueKeys: [KeyConstraint] = []
-  var foreignKeys: [TableForeignKey] = []
   var checks: [SQLExpression] = []
   var literalConstraints: [SQL] = []
-  /// Set while `primaryKey(onConflict:body:)` runs: the columns it defines.
-  private var primaryKeyBodyColumns: [ColumnDefinition]?
+  /// True while `primaryKey(onConflict:body:)` runs.
+  private var isInPrimaryKeyBody = false
 
   init(name: String, options: TableOptions) {
     self.name = name
@@ -46,7 +53,6 @@ public final class TableDefinition {
   public func column(_ name: String, _ type: Database.ColumnType? = nil) -> ColumnDefinition {
     let column = ColumnDefinition(name: name, type: type)
     items.append(.column(column))
-    primaryKeyBodyColumns?.append(column)
     return column
   }
 
@@ -81,23 +87,45 @@ public final class TableDefinition {
 
   /// Makes the primary key out of several columns (`PRIMARY KEY (a, b)`).
   public func primaryKey(_ columns: [String], onConflict: Database.ConflictResolution? = nil) {
-    primaryKeyConstraint = KeyConstraint(columns: columns, onConflict: onConflict)
+    primaryKeyConstraint = KeyConstraint(components: columns.map { .column($0) }, onConflict: onConflict)
   }
 
-  /// Makes the primary key out of the columns defined in `body`, which are
-  /// `NOT NULL`.
+  /// Makes the primary key out of the columns and foreign keys defined in
+  /// `body`, which are `NOT NULL`:
+  ///
+  ///     try db.create(table: "membership") { t in
+  ///       t.primaryKey {
+  ///         t.belongsTo("team")
+  ///         t.belongsTo("player")
+  ///       }
+  ///     }
+  ///
+  /// A foreign key of the primary key gets no index of its own: the primary
+  /// key's index serves it.
   public func primaryKey(onConflict: Database.ConflictResolution? = nil, body: () throws -> Void) rethrows {
-    primaryKeyBodyColumns = []
-    defer { primaryKeyBodyColumns = nil }
+    let first = items.count
+    isInPrimaryKeyBody = true
+    defer { isInPrimaryKeyBody = false }
     try body()
-    let columns = primaryKeyBodyColumns ?? []
-    for column in columns where column.notNull == nil { column.notNull() }
-    primaryKey(columns.map { $0.name }, onConflict: onConflict)
+    var components: [KeyComponent] = []
+    for item in items[first...] {
+      switch item {
+      case .column(let column):
+        if column.notNull == nil { column.notNull() }
+        components.append(.column(column.name))
+      case .foreignKey(let foreignKey):
+        if foreignKey.notNull == nil { foreignKey.notNull() }
+        components.append(.foreignKey(foreignKey))
+      case .literal, .foreignKeyConstraint:
+        break
+      }
+    }
+    primaryKeyConstraint = KeyConstraint(components: components, onConflict: onConflict)
   }
 
   /// Adds a unique key over several columns (`UNIQUE (a, b)`).
   public func uniqueKey(_ columns: [String], onConflict: Database.ConflictResolution? = nil) {
-    uniqueKeys.append(KeyConstraint(columns: columns, onConflict: onConflict))
+    uniqueKeys.append(KeyConstraint(components: columns.map { .column($0) }, onConflict: onConflict))
   }
 
   /// Adds a foreign key over several columns (`FOREIGN KEY (a, b) REFERENCES …`).
@@ -107,25 +135,30 @@ public final class TableDefinition {
     onDelete: Database.ForeignKeyAction? = nil, onUpdate: Database.ForeignKeyAction? = nil,
     deferred: Bool = false
   ) {
-    foreignKeys.append(
-      TableForeignKey(
-        columns: columns,
-        clause: ForeignKeyClause(
-          destinationTable: table, destinationColumns: destinationColumns, onDelete: onDelete,
-          onUpdate: onUpdate, deferred: deferred)))
+    items.append(
+      .foreignKeyConstraint(
+        TableForeignKey(
+          columns: columns,
+          clause: ForeignKeyClause(
+            destinationTable: table, destinationColumns: destinationColumns, onDelete: onDelete,
+            onUpdate: onUpdate, deferred: deferred))))
   }
 
-  /// Adds columns that refer to the primary key of `table` (or of
-  /// `destinationTable`), named after it: `t.belongsTo("team")` adds `teamId`
+  /// Adds columns that refer to the primary key of another table, named
+  /// after `name` and that key: `t.belongsTo("team")` adds `teamId`
   /// referring to `team(id)`, indexed unless `indexed` is false.
+  ///
+  /// The destination is `destinationTable` when given; otherwise the table
+  /// called `name`, or else its plural (`teams`), or the table being defined
+  /// when `name` is its singular; it throws "no such table" when none exists.
   @discardableResult
   public func belongsTo(
-    _ table: String, inTable destinationTable: String? = nil, onDelete: Database.ForeignKeyAction? = nil,
+    _ name: String, inTable destinationTable: String? = nil, onDelete: Database.ForeignKeyAction? = nil,
     onUpdate: Database.ForeignKeyAction? = nil, deferred: Bool = false, indexed: Bool = true
   ) -> ForeignKeyDefinition {
     let definition = ForeignKeyDefinition(
-      name: table, destinationTable: destinationTable ?? table, onDelete: onDelete, onUpdate: onUpdate,
-      deferred: deferred, indexed: indexed)
+      name: name, destinationTable: destinationTable, onDelete: onDelete, onUpdate: onUpdate,
+      deferred: deferred, indexed: indexed && !isInPrimaryKeyBody)
     items.append(.foreignKey(definition))
     return definition
   }
@@ -152,69 +185,120 @@ public final class TableDefinition {
 
   // MARK: - SQL generation
 
-  /// The primary key columns and types, as far as this definition tells.
-  private var definedPrimaryKey: [(String, Database.ColumnType?)]? {
-    let columns = items.compactMap { item -> ColumnDefinition? in
-      if case .column(let column) = item { return column }
-      return nil
-    }
-    if let constraint = primaryKeyConstraint {
-      return constraint.columns.map { name in
-        (name, columns.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.type)
+  /// The columns of a key constraint. The foreign keys it holds are resolved
+  /// without `originKey` while the primary key itself is being found.
+  private func keyColumns(_ db: Database, _ constraint: KeyConstraint, originKey: PrimaryKeyDescriptor?)
+    throws -> [PrimaryKeyDescriptor.KeyColumn]
+  {
+    try constraint.components.flatMap { component -> [PrimaryKeyDescriptor.KeyColumn] in
+      switch component {
+      case .column(let name):
+        return [PrimaryKeyDescriptor.KeyColumn(name: name, type: definedColumn(name)?.type)]
+      case .foreignKey(let foreignKey):
+        let destination = try foreignKey.destination(db, originTable: self.name, originKey: originKey)
+        return zip(foreignKey.columnNames(for: destination), destination.referencedColumns).map {
+          PrimaryKeyDescriptor.KeyColumn(name: $0, type: $1.type)
+        }
       }
     }
-    if let column = columns.first(where: { $0.primaryKey != nil }) { return [(column.name, column.type)] }
+  }
+
+  private func definedColumn(_ name: String) -> ColumnDefinition? {
+    for case .column(let column) in items where column.name.caseInsensitiveCompare(name) == .orderedSame {
+      return column
+    }
     return nil
   }
 
-  /// The `CREATE TABLE` statement and the `CREATE INDEX` statements that follow it.
+  /// The primary key of the table being defined, for the foreign keys that
+  /// refer to it: known before the table exists.
+  private func definedPrimaryKey(_ db: Database) throws -> PrimaryKeyDescriptor {
+    if let constraint = primaryKeyConstraint {
+      return PrimaryKeyDescriptor(table: name, columns: try keyColumns(db, constraint, originKey: nil))
+    }
+    for case .column(let column) in items where column.primaryKey != nil {
+      return PrimaryKeyDescriptor(table: name, columns: [.init(name: column.name, type: column.type)])
+    }
+    return PrimaryKeyDescriptor(table: name, columns: nil)
+  }
+
+  /// The `CREATE TABLE` statement and the `CREATE INDEX` statements that
+  /// follow it, as GRDB writes them: the indexes of composite foreign keys,
+  /// then those of indexed columns, in the order of definition.
   func statements(_ db: Database) throws -> [String] {
     if options.contains(.strict) { try db.features.require(.strictTables) }
-    let primaryKey = definedPrimaryKey
-    let primaryKeyNames = primaryKey?.map(\.0)
+    let primaryKey = try definedPrimaryKey(db)
+    let primaryKeyNames = primaryKey.columns?.map(\.name)
+    let indexOptions: IndexOptions = options.contains(.ifNotExists) ? [.ifNotExists] : []
+    var columns: [ColumnDefinition] = []
     var definitions: [String] = []
-    var indexedColumns: [[String]] = []
-    var constraints: [String] = []
+    var foreignKeyConstraints: [String] = []
+    var indexes: [String] = []
     for item in items {
       switch item {
       case .column(let column):
+        columns.append(column)
         definitions.append(try column.sql(db, tableName: name, tablePrimaryKey: primaryKeyNames))
-        if column.isIndexed { indexedColumns.append([column.name]) }
       case .literal(let literal):
         definitions.append(try SQLExpression(literal: literal).schemaSQL())
       case .foreignKey(let foreignKey):
-        let resolved = try foreignKey.resolve(db, definingTable: name, definingPrimaryKey: primaryKey)
-        for column in resolved {
-          var parts = [column.column.quotedDatabaseIdentifier]
-          if let type = column.type { parts.append(type.rawValue) }
-          if let notNull = foreignKey.notNull {
-            parts.append("NOT NULL")
-            if let onConflict = notNull.onConflict { parts.append("ON CONFLICT \(onConflict.rawValue)") }
-          }
-          definitions.append(parts.joined(separator: " "))
+        let destination = try foreignKey.destination(db, originTable: name, originKey: primaryKey)
+        let names = foreignKey.columnNames(for: destination)
+        let referenced = destination.referencedColumns
+        let keyColumns = zip(names, referenced).map { name, key in
+          let column = ColumnDefinition(name: name, type: key.type)
+          column.notNull = foreignKey.notNull
+          return column
         }
-        let clause = ForeignKeyClause(
-          destinationTable: foreignKey.destinationTable, destinationColumns: resolved.map { $0.destination },
-          onDelete: foreignKey.onDelete, onUpdate: foreignKey.onUpdate, deferred: foreignKey.deferred)
-        constraints.append(
-          "FOREIGN KEY (\(resolved.map { $0.column.quotedDatabaseIdentifier }.joined(separator: ", "))) "
-            + (try clause.sql(db, definingTable: name, definingPrimaryKey: primaryKeyNames)))
-        let columns = resolved.map { $0.column }
-        let isPrimaryKeyPrefix = primaryKeyNames.map { Array($0.prefix(columns.count)) == columns } ?? false
-        if foreignKey.indexed && !isPrimaryKeyPrefix { indexedColumns.append(columns) }
+        if keyColumns.count == 1 {
+          // A single column carries the whole foreign key, as a column constraint.
+          let column = keyColumns[0]
+          column.references(
+            destination.table, column: referenced[0].name, onDelete: foreignKey.onDelete,
+            onUpdate: foreignKey.onUpdate, deferred: foreignKey.deferred)
+          switch foreignKey.indexing {
+          case .index?: column.indexed()
+          case .unique?: column.unique()
+          case nil: break
+          }
+          columns.append(column)
+          definitions.append(try column.sql(db, tableName: name, tablePrimaryKey: primaryKeyNames))
+        } else {
+          definitions += try keyColumns.map {
+            try $0.sql(db, tableName: name, tablePrimaryKey: primaryKeyNames)
+          }
+          let clause = ForeignKeyClause(
+            destinationTable: destination.table, destinationColumns: referenced.map(\.name),
+            onDelete: foreignKey.onDelete, onUpdate: foreignKey.onUpdate, deferred: foreignKey.deferred)
+          foreignKeyConstraints.append(
+            try Self.foreignKeySQL(
+              db, columns: names, clause: clause, table: name, primaryKey: primaryKeyNames))
+          if let indexing = foreignKey.indexing {
+            indexes.append(
+              Database.createIndexSQL(
+                name: Database.defaultIndexName(table: name, columns: names), table: name, columns: names,
+                options: indexing == .unique ? indexOptions.union(.unique) : indexOptions, condition: nil))
+          }
+        }
+      case .foreignKeyConstraint(let foreignKey):
+        foreignKeyConstraints.append(
+          try Self.foreignKeySQL(
+            db, columns: foreignKey.columns, clause: foreignKey.clause, table: name,
+            primaryKey: primaryKeyNames))
       }
     }
+    indexes += columns.compactMap { $0.indexSQL(table: name, options: indexOptions) }
+
     var tableConstraints: [String] = []
     if let constraint = primaryKeyConstraint {
-      tableConstraints.append(Self.keySQL("PRIMARY KEY", constraint))
+      let names = try keyColumns(db, constraint, originKey: nil).map(\.name)
+      tableConstraints.append(Self.keySQL("PRIMARY KEY", names, constraint.onConflict))
     }
-    tableConstraints += uniqueKeys.map { Self.keySQL("UNIQUE", $0) }
-    for foreignKey in foreignKeys {
-      tableConstraints.append(
-        "FOREIGN KEY (\(foreignKey.columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", "))) "
-          + (try foreignKey.clause.sql(db, definingTable: name, definingPrimaryKey: primaryKeyNames)))
+    for constraint in uniqueKeys {
+      let names = try keyColumns(db, constraint, originKey: primaryKey).map(\.name)
+      tableConstraints.append(Self.keySQL("UNIQUE", names, constraint.onConflict))
     }
-    tableConstraints += constraints
+    tableConstraints += foreignKeyConstraints
     tableConstraints += try checks.map { "CHECK (\(try $0.schemaSQL()))" }
     tableConstraints += try literalConstraints.map { try SQLExpression(literal: $0).schemaSQL() }
 
@@ -225,22 +309,26 @@ public final class TableDefinition {
     sql += name.quotedDatabaseIdentifier
     sql += " (" + (definitions + tableConstraints).joined(separator: ", ") + ")"
     var tableOptions: [String] = []
-    if options.contains(.withoutRowID) { tableOptions.append("WITHOUT ROWID") }
     if options.contains(.strict) { tableOptions.append("STRICT") }
+    if options.contains(.withoutRowID) { tableOptions.append("WITHOUT ROWID") }
     if !tableOptions.isEmpty { sql += " " + tableOptions.joined(separator: ", ") }
-
-    let indexes = indexedColumns.map { columns in
-      Database.createIndexSQL(
-        name: Database.defaultIndexName(table: name, columns: columns), table: name, columns: columns,
-        options: options.contains(.ifNotExists) ? [.ifNotExists] : [], condition: nil)
-    }
     return [sql] + indexes
   }
 
-  private static func keySQL(_ keyword: String, _ constraint: KeyConstraint) -> String {
-    var text =
-      "\(keyword) (\(constraint.columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))"
-    if let onConflict = constraint.onConflict { text += " ON CONFLICT \(onConflict.rawValue)" }
+  private static func foreignKeySQL(
+    _ db: Database, columns: [String], clause: ForeignKeyClause, table: String, primaryKey: [String]?
+  ) throws -> String {
+    "FOREIGN KEY (\(columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", "))) "
+      + (try clause.sql(db, definingTable: table, definingPrimaryKey: primaryKey))
+  }
+
+  private static func keySQL(
+    _ keyword: String, _ columns: [String], _ onConflict: Database.ConflictResolution?
+  )
+    -> String
+  {
+    var text = "\(keyword) (\(columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))"
+    if let onConflict { text += " ON CONFLICT \(onConflict.rawValue)" }
     return text
   }
 }

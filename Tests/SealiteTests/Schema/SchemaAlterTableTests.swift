@@ -66,7 +66,7 @@ struct SchemaAlterTableTests {
       }
       #expect(try db.columns(in: "track").map(\.name).suffix(3) == ["genre", "featuringId", "rating"])
       #expect(try String.fetchAll(db, sql: "SELECT DISTINCT genre FROM track") == ["jazz"])
-      #expect(try db.indexes(on: "track").contains { $0.name == "index_track_on_genre" })
+      #expect(try db.indexes(on: "track").contains { $0.name == "track_on_genre" })
       #expect(try db.foreignKeys(on: "track").contains { $0.originColumns == ["featuringId"] })
     }
   }

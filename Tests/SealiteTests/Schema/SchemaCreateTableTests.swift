@@ -158,8 +158,8 @@ struct SchemaCreateTableTests {
       #expect(albumKeys[0].originColumns == ["artistId"])
       #expect(albumKeys[0].destinationColumns == ["id"])
       #expect(albumKeys[0].onDelete == "CASCADE")
-      #expect(try db.indexes(on: "album").map(\.name) == ["index_album_on_artistId"])
-      #expect(try db.indexes(on: "track").map(\.name) == ["index_track_on_albumId"])
+      #expect(try db.indexes(on: "album").map(\.name) == ["album_on_artistId"])
+      #expect(try db.indexes(on: "track").map(\.name) == ["track_on_albumId"])
       #expect(try db.foreignKeys(on: "node").map(\.originColumns) == [["parentId"]])
       #expect(try storedSQL(db, "track")?.contains("DEFERRABLE INITIALLY DEFERRED") == true)
 
@@ -268,7 +268,7 @@ struct SchemaCreateTableTests {
   func atomicCreation() throws {
     let dbQueue = try DatabaseQueue()
     try dbQueue.writeWithoutTransaction { db in
-      try db.execute(sql: "CREATE TABLE other (a); CREATE INDEX index_t_on_a ON other(a)")
+      try db.execute(sql: "CREATE TABLE other (a); CREATE INDEX t_on_a ON other(a)")
       #expect(throws: DatabaseError.self) {
         try db.create(table: "t") { t in t.column("a").indexed() }
       }
