@@ -77,6 +77,48 @@ public enum DatabaseDateEncodingStrategy: Sendable {
   }
 }
 
+/// How a Decodable record reads `Data` values.
+public enum DatabaseDataDecodingStrategy: Sendable {
+  /// Blobs, and the UTF-8 bytes of text (the default).
+  case deferredToData
+  /// A custom conversion.
+  case custom(@Sendable (DatabaseValue) -> Data?)
+
+  func decode(_ dbValue: DatabaseValue) -> Data? {
+    switch self {
+    case .deferredToData: return Data.fromDatabaseValue(dbValue)
+    case .custom(let decode): return decode(dbValue)
+    }
+  }
+}
+
+/// How an Encodable record writes `Data` values.
+public enum DatabaseDataEncodingStrategy: Sendable {
+  /// Blobs (the default).
+  case deferredToData
+  /// Text; the data must be valid UTF-8.
+  case text
+  /// A custom conversion.
+  case custom(@Sendable (Data) -> (any DatabaseValueConvertible)?)
+
+  func encode(_ data: Data) throws -> DatabaseValue {
+    switch self {
+    case .deferredToData:
+      return data.databaseValue
+    case .text:
+      guard let string = String(data: data, encoding: .utf8) else {
+        throw EncodingError.invalidValue(
+          data,
+          EncodingError.Context(
+            codingPath: [], debugDescription: "data that is not UTF-8 can not be stored as text"))
+      }
+      return string.databaseValue
+    case .custom(let encode):
+      return encode(data)?.databaseValue ?? .null
+    }
+  }
+}
+
 /// How an Encodable record writes UUIDs.
 public enum DatabaseUUIDEncodingStrategy: Sendable {
   /// 16-byte blobs (the default).
@@ -101,14 +143,14 @@ public enum DatabaseColumnDecodingStrategy: Sendable {
   case useDefaultKeys
   /// `snake_case` columns decode into `camelCase` keys.
   case convertFromSnakeCase
-  /// A custom conversion from column name to key name.
-  case custom(@Sendable (String) -> String)
+  /// A custom conversion from column name to coding key.
+  case custom(@Sendable (String) -> any CodingKey)
 
   func keyName(forColumn column: String) -> String {
     switch self {
     case .useDefaultKeys: return column
     case .convertFromSnakeCase: return SnakeCase.toCamelCase(column)
-    case .custom(let convert): return convert(column)
+    case .custom(let convert): return convert(column).stringValue
     }
   }
 }

@@ -9,25 +9,34 @@ public protocol EncodableRecord {
   /// Writes the record's columns.
   func encode(to container: inout PersistenceContainer) throws
 
-  /// User info given to the encoder of Encodable records.
+  /// User info given to the encoder of Encodable records, and to the JSON
+  /// encoder of their nested values (through the default
+  /// ``databaseJSONEncoder(for:)``).
   static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { get }
 
-  /// The JSON encoder of nested Codable values stored in `column`.
+  /// The JSON encoder of nested Codable values stored in the column of the
+  /// coding key `column`.
   static func databaseJSONEncoder(for column: String) -> JSONEncoder
 
-  /// How dates are written. Default: `yyyy-MM-dd HH:mm:ss.SSS` UTC text.
-  static var databaseDateEncodingStrategy: DatabaseDateEncodingStrategy { get }
+  /// How `Data` values are written in `column`. Default: blobs.
+  static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy
 
-  /// How UUIDs are written. Default: 16-byte blobs.
-  static var databaseUUIDEncodingStrategy: DatabaseUUIDEncodingStrategy { get }
+  /// How dates are written in `column`. Default: `yyyy-MM-dd HH:mm:ss.SSS` UTC text.
+  static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy
+
+  /// How UUIDs are written in `column`. Default: 16-byte blobs.
+  static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy
 
   /// How coding keys map to columns. Default: same name.
   static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { get }
 }
 
 extension EncodableRecord {
+  /// No user info.
   public static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { [:] }
 
+  /// A JSON encoder with base64 data, dates in milliseconds since 1970,
+  /// sorted keys, and the record's ``databaseEncodingUserInfo``.
   public static func databaseJSONEncoder(for column: String) -> JSONEncoder {
     let encoder = JSONEncoder()
     encoder.dataEncodingStrategy = .base64
@@ -35,13 +44,26 @@ extension EncodableRecord {
     encoder.nonConformingFloatEncodingStrategy = .throw
     // Sorted keys make the stored JSON stable, so that unchanged values compare equal.
     encoder.outputFormatting = .sortedKeys
+    encoder.userInfo = databaseEncodingUserInfo
     return encoder
   }
 
-  public static var databaseDateEncodingStrategy: DatabaseDateEncodingStrategy { .deferredToDate }
+  /// Blobs.
+  public static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy {
+    .deferredToData
+  }
 
-  public static var databaseUUIDEncodingStrategy: DatabaseUUIDEncodingStrategy { .deferredToUUID }
+  /// `yyyy-MM-dd HH:mm:ss.SSS` UTC text.
+  public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+    .deferredToDate
+  }
 
+  /// 16-byte blobs.
+  public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
+    .deferredToUUID
+  }
+
+  /// Columns have the names of the coding keys.
   public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .useDefaultKeys }
 
   /// The columns and values the record writes.

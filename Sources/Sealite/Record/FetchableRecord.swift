@@ -15,32 +15,51 @@ public protocol FetchableRecord {
   /// Builds a record from a row.
   init(row: Row) throws
 
-  /// User info given to the decoder of Decodable records.
+  /// User info given to the decoder of Decodable records, and to the JSON
+  /// decoder of their nested values (through the default
+  /// ``databaseJSONDecoder(for:)``).
   static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { get }
 
-  /// The JSON decoder of nested Codable values stored in `column`.
+  /// The JSON decoder of nested Codable values stored in the column of the
+  /// coding key `column`.
   static func databaseJSONDecoder(for column: String) -> JSONDecoder
 
-  /// How dates are read. Default: SQLite date text or Unix timestamps.
-  static var databaseDateDecodingStrategy: DatabaseDateDecodingStrategy { get }
+  /// How `Data` values are read from `column`. Default: blobs, or the bytes of text.
+  static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy
+
+  /// How dates are read from `column`. Default: SQLite date text or Unix timestamps.
+  static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy
 
   /// How coding keys map to columns. Default: same name.
   static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { get }
 }
 
 extension FetchableRecord {
+  /// No user info.
   public static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { [:] }
 
+  /// A JSON decoder with base64 data, dates in milliseconds since 1970, and
+  /// the record's ``databaseDecodingUserInfo``.
   public static func databaseJSONDecoder(for column: String) -> JSONDecoder {
     let decoder = JSONDecoder()
     decoder.dataDecodingStrategy = .base64
     decoder.dateDecodingStrategy = .millisecondsSince1970
     decoder.nonConformingFloatDecodingStrategy = .throw
+    decoder.userInfo = databaseDecodingUserInfo
     return decoder
   }
 
-  public static var databaseDateDecodingStrategy: DatabaseDateDecodingStrategy { .deferredToDate }
+  /// Blobs, or the bytes of text.
+  public static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy {
+    .deferredToData
+  }
 
+  /// SQLite date text or Unix timestamps.
+  public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+    .deferredToDate
+  }
+
+  /// Coding keys have the names of the columns.
   public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .useDefaultKeys }
 }
 

@@ -1,27 +1,28 @@
-// insert, update, save, delete, exists and their …AndFetch forms.
+// insert, update, save, delete, exists and their …AndFetch forms. Each runs
+// the persistence callbacks once, in GRDB's order (see PersistenceCallbacks.swift).
 
 extension MutablePersistableRecord {
   /// Inserts the record; `didInsert` receives the new rowid. With
-  /// `onConflict: .ignore`, an ignored insert calls no `didInsert`.
+  /// `onConflict: .ignore`, an ignored insert calls neither `didInsert` nor
+  /// `didSave`.
   public mutating func insert(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil
   ) throws {
-    try insertRecord(db, onConflict: conflictResolution)
+    _ = try insertWithCallbacks(db, onConflict: conflictResolution, selection: nil)
   }
 
   // The implementations have their own names: PersistableRecord's
   // non-mutating methods call them on a copy (calling `insert` there would
   // call themselves).
-  mutating func insertRecord(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?)
-    throws
-  {
-    try willSave(db)
-    try willInsert(db)
-    let container = try persistenceContainer()
-    let (success, _) = try performInsert(db, container: container, onConflict: conflictResolution)
-    if let success {
-      didInsert(success)
-      didSave(PersistenceSuccess(persistenceContainer: success.persistenceContainer))
+  mutating func insertWithCallbacks(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
+    selection: [any SQLSelectable]?
+  ) throws -> SaveOutcome {
+    try withSaveCallbacks(db) {
+      SaveOutcome(
+        try withInsertCallbacks(db) { record in
+          try record.insertAction(db, onConflict: conflictResolution, selection: selection)
+        })
     }
   }
 
@@ -31,47 +32,53 @@ extension MutablePersistableRecord {
     -> Self
   {
     var copy = self
-    try copy.insertRecord(db, onConflict: conflictResolution)
+    _ = try copy.insertWithCallbacks(db, onConflict: conflictResolution, selection: nil)
     return copy
   }
 
   /// Inserts the record and returns the row as stored (defaults, triggers and
   /// generated columns included), decoded as `type`. Uses RETURNING where the
   /// linked SQLite has it, else re-reads the row by rowid or primary key in the
-  /// same savepoint.
+  /// same savepoint. An ignored insert throws ``RecordError/recordNotFound(databaseTableName:key:)``.
   public mutating func insertAndFetch<T: FetchableRecord & TableRecord>(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type
   ) throws -> T {
-    let row = try insertAndFetchRow(db, onConflict: conflictResolution, selection: T.databaseSelection)
-    return try T(row: row)
+    let outcome = try insertWithCallbacks(db, onConflict: conflictResolution, selection: T.databaseSelection)
+    return try T(row: outcome.row ?? Row())
   }
 
-  mutating func insertAndFetchRow(
+  /// The INSERT, without callbacks; with a selection, the stored row too.
+  func insertAction(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
-    selection: [any SQLSelectable]
-  ) throws -> Row {
-    var row: Row?
-    try db.inSavepoint {
-      try willSave(db)
-      try willInsert(db)
-      let container = try persistenceContainer()
-      let useReturning = try db.canUseReturning(forTable: Self.databaseTableName)
-      let (success, returned) = try performInsert(
+    selection: [any SQLSelectable]?
+  ) throws -> InsertOutcome {
+    let container = try persistenceContainer()
+    guard let selection else {
+      let inserted = try performInsert(db, container: container, onConflict: conflictResolution)
+      return InsertOutcome(success: inserted.success, row: nil, ignored: inserted.ignored)
+    }
+    if try db.canUseReturning(forTable: Self.databaseTableName) {
+      let inserted = try performInsert(
         db, container: container, onConflict: conflictResolution,
-        returning: useReturning ? selection.map { $0.sqlSelection } : nil)
-      guard let success else {
-        throw DatabaseError(
-          resultCode: .SQLITE_CONSTRAINT, message: "the insert into \(Self.databaseTableName) was ignored")
-      }
-      row = useReturning ? returned : try Self.refetch(db, success: success, selection: selection)
-      didInsert(success)
-      didSave(PersistenceSuccess(persistenceContainer: success.persistenceContainer))
+        returning: selection.map { $0.sqlSelection })
+      guard !inserted.ignored, let row = inserted.row else { throw try recordNotFound(db, container) }
+      return InsertOutcome(success: inserted.success, row: row, ignored: false)
+    }
+    var outcome: InsertOutcome?
+    try db.inSavepoint {
+      let inserted = try performInsert(db, container: container, onConflict: conflictResolution)
+      guard !inserted.ignored, let row = try Self.refetch(db, success: inserted.success, selection: selection)
+      else { throw try recordNotFound(db, container) }
+      outcome = InsertOutcome(success: inserted.success, row: row, ignored: false)
       return .commit
     }
-    guard let row else {
-      throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the inserted row could not be read back")
-    }
-    return row
+    return outcome!
+  }
+
+  /// The error of a record that has no row (GRDB's `recordNotFound(_:)`).
+  func recordNotFound(_ db: Database, _ container: PersistenceContainer) throws -> RecordError {
+    RecordError.recordNotFound(
+      databaseTableName: Self.databaseTableName, key: try recordKey(db, container).dictionary)
   }
 
   /// Reads an inserted row back by rowid (or by primary key for a WITHOUT ROWID table).
@@ -92,84 +99,94 @@ extension MutablePersistableRecord {
     return try request.fetchOne(db)
   }
 
-  /// Updates every column of the record, found by primary key; throws
-  /// ``RecordError/recordNotFound(databaseTableName:key:)`` if no row has it.
+  /// Updates every column of the table that the record encodes, found by
+  /// primary key; throws ``RecordError/recordNotFound(databaseTableName:key:)``
+  /// if no row has it. `willUpdate` and `aroundUpdate` receive all the
+  /// table's columns.
   public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws
   {
-    try update(db, onConflict: conflictResolution, columnNames: nil)
+    _ = try updateWithCallbacks(
+      db, onConflict: conflictResolution, columns: tableColumns(db), selection: nil)
   }
 
   /// Updates the given columns only.
   public func update<Columns: Collection>(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, columns: Columns
   ) throws where Columns.Element == String {
-    try update(db, onConflict: conflictResolution, columnNames: Set(columns))
+    _ = try updateWithCallbacks(db, onConflict: conflictResolution, columns: Set(columns), selection: nil)
   }
 
   /// Updates the given columns only.
   public func update<Columns: Collection>(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, columns: Columns
   ) throws where Columns.Element: ColumnExpression {
-    try update(db, onConflict: conflictResolution, columnNames: Set(columns.map { $0.name }))
+    _ = try updateWithCallbacks(
+      db, onConflict: conflictResolution, columns: Set(columns.map { $0.name }), selection: nil)
   }
 
-  private func update(
-    _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columnNames: Set<String>?
-  ) throws {
-    var copy = self
-    try copy.willSave(db)
-    let container = try persistenceContainer()
-    try willUpdate(db, columns: columnNames ?? Set(container.columns))
-    _ = try performUpdate(db, container: container, columns: columnNames, onConflict: conflictResolution)
-    didUpdate(PersistenceSuccess(persistenceContainer: container))
-    didSave(PersistenceSuccess(persistenceContainer: container))
+  /// The names of the table's columns, as the schema spells them.
+  func tableColumns(_ db: Database) throws -> Set<String> {
+    Set(try db.columns(in: Self.databaseTableName).map { $0.name })
+  }
+
+  func updateWithCallbacks(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>,
+    selection: [any SQLSelectable]?
+  ) throws -> SaveOutcome {
+    try withSaveCallbacks(db) {
+      SaveOutcome(
+        try withUpdateCallbacks(db, columns: columns) {
+          try updateAction(db, onConflict: conflictResolution, columns: columns, selection: selection)
+        })
+    }
   }
 
   /// Updates the record and returns the row as stored, decoded as `type`.
   public func updateAndFetch<T: FetchableRecord & TableRecord>(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type
   ) throws -> T {
-    try T(row: updateAndFetchRow(db, onConflict: conflictResolution, selection: T.databaseSelection))
+    let outcome = try updateWithCallbacks(
+      db, onConflict: conflictResolution, columns: tableColumns(db), selection: T.databaseSelection)
+    return try T(row: outcome.row ?? Row())
   }
 
-  func updateAndFetchRow(
-    _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
-    selection: [any SQLSelectable]
-  ) throws -> Row {
+  /// The UPDATE, without callbacks; with a selection, the stored row too.
+  func updateAction(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>,
+    selection: [any SQLSelectable]?
+  ) throws -> UpdateOutcome {
+    let container = try persistenceContainer()
+    let success = PersistenceSuccess(persistenceContainer: container)
+    guard let selection else {
+      _ = try performUpdate(db, container: container, columns: columns, onConflict: conflictResolution)
+      return UpdateOutcome(success: success, row: nil)
+    }
+    if try db.canUseReturning(forTable: Self.databaseTableName) {
+      let row = try performUpdate(
+        db, container: container, columns: columns, onConflict: conflictResolution,
+        returning: selection.map { $0.sqlSelection })
+      guard let row else { throw try recordNotFound(db, container) }
+      return UpdateOutcome(success: success, row: row)
+    }
     var row: Row?
     try db.inSavepoint {
-      var copy = self
-      try copy.willSave(db)
-      let container = try persistenceContainer()
-      try willUpdate(db, columns: Set(container.columns))
-      if try db.canUseReturning(forTable: Self.databaseTableName) {
-        row = try performUpdate(
-          db, container: container, columns: nil, onConflict: conflictResolution,
-          returning: selection.map { $0.sqlSelection })
-      } else {
-        _ = try performUpdate(db, container: container, columns: nil, onConflict: conflictResolution)
-        let key = try recordKey(db, container)
-        var request = QueryInterfaceRequest<Row>(
-          relation: SQLRelation(
-            tableName: Self.databaseTableName, selection: selection.map { $0.sqlSelection }))
-        request = request.filter(key: key.dictionary.mapValues { $0 as (any DatabaseValueConvertible)? })
-        row = try request.fetchOne(db)
-      }
-      didUpdate(PersistenceSuccess(persistenceContainer: container))
-      didSave(PersistenceSuccess(persistenceContainer: container))
+      _ = try performUpdate(db, container: container, columns: columns, onConflict: conflictResolution)
+      let key = try recordKey(db, container)
+      let request = QueryInterfaceRequest<Row>(
+        relation: SQLRelation(tableName: Self.databaseTableName, selection: selection.map { $0.sqlSelection })
+      ).filter(key: key.dictionary.mapValues { $0 as (any DatabaseValueConvertible)? })
+      row = try request.fetchOne(db)
+      if row == nil { throw try recordNotFound(db, container) }
       return .commit
     }
-    guard let row else {
-      throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the updated row could not be read back")
-    }
-    return row
+    return UpdateOutcome(success: success, row: row)
   }
 
   /// Updates only the columns whose values differ from `record`; runs no
   /// statement and returns false when nothing changed.
   @discardableResult
-  public func updateChanges(
-    _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, from record: Self
+  public func updateChanges<Record: MutablePersistableRecord>(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, from record: Record
   ) throws -> Bool {
     let changes = try databaseChanges(from: record)
     guard !changes.isEmpty else { return false }
@@ -193,22 +210,40 @@ extension MutablePersistableRecord {
   public mutating func save(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil)
     throws
   {
-    try saveRecord(db, onConflict: conflictResolution)
+    _ = try saveWithCallbacks(db, onConflict: conflictResolution, selection: nil)
   }
 
-  mutating func saveRecord(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws
-  {
-    let container = try persistenceContainer()
-    let key = try recordKey(db, container)
-    if key.isComplete {
+  mutating func saveWithCallbacks(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
+    selection: [any SQLSelectable]?
+  ) throws -> SaveOutcome {
+    try withSaveCallbacks(db) {
+      try updateOrInsertWithCallbacks(db, onConflict: conflictResolution, selection: selection)
+    }
+  }
+
+  /// The update of a record with a primary key, and the insert of one
+  /// without, or when the update finds no row.
+  private mutating func updateOrInsertWithCallbacks(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
+    selection: [any SQLSelectable]?
+  ) throws -> SaveOutcome {
+    let key = try recordKey(db, persistenceContainer())
+    if key.values.contains(where: { $0.1.map { !$0.isNull } ?? false }) {
+      let columns = try tableColumns(db)
       do {
-        try update(db, onConflict: conflictResolution)
-        return
-      } catch RecordError.recordNotFound {
+        return SaveOutcome(
+          try withUpdateCallbacks(db, columns: columns) {
+            try updateAction(db, onConflict: conflictResolution, columns: columns, selection: selection)
+          })
+      } catch RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key.dictionary) {
         // No row has the key: insert.
       }
     }
-    try insertRecord(db, onConflict: conflictResolution)
+    return SaveOutcome(
+      try withInsertCallbacks(db) { record in
+        try record.insertAction(db, onConflict: conflictResolution, selection: selection)
+      })
   }
 
   /// A copy of the record, saved.
@@ -216,7 +251,7 @@ extension MutablePersistableRecord {
     -> Self
   {
     var copy = self
-    try copy.saveRecord(db, onConflict: conflictResolution)
+    _ = try copy.saveWithCallbacks(db, onConflict: conflictResolution, selection: nil)
     return copy
   }
 
@@ -224,41 +259,25 @@ extension MutablePersistableRecord {
   public mutating func saveAndFetch<T: FetchableRecord & TableRecord>(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type
   ) throws -> T {
-    try T(row: saveAndFetchRow(db, onConflict: conflictResolution, selection: T.databaseSelection))
-  }
-
-  mutating func saveAndFetchRow(
-    _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
-    selection: [any SQLSelectable]
-  ) throws -> Row {
-    let container = try persistenceContainer()
-    let key = try recordKey(db, container)
-    if key.isComplete {
-      do {
-        return try updateAndFetchRow(db, onConflict: conflictResolution, selection: selection)
-      } catch RecordError.recordNotFound {
-        // No row has the key: insert.
-      }
-    }
-    return try insertAndFetchRow(db, onConflict: conflictResolution, selection: selection)
+    let outcome = try saveWithCallbacks(db, onConflict: conflictResolution, selection: T.databaseSelection)
+    return try T(row: outcome.row ?? Row())
   }
 
   /// Deletes the row with the record's primary key; returns whether one was deleted.
   @discardableResult
   public func delete(_ db: Database) throws -> Bool {
-    try willDelete(db)
+    try withDeleteCallbacks(db) { try deleteAction(db) }
+  }
+
+  /// The DELETE, without callbacks.
+  private func deleteAction(_ db: Database) throws -> Bool {
     let key = try recordKey(db, try persistenceContainer())
-    guard key.isComplete else {
-      didDelete(deleted: false)
-      return false
-    }
+    guard key.isComplete else { return false }
     var arguments: [DatabaseValue] = []
     let sql =
       "DELETE FROM \(Self.databaseTableName.quotedDatabaseIdentifier) WHERE \(key.whereClause(&arguments))"
     try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
-    let deleted = db.changesCount > 0
-    didDelete(deleted: deleted)
-    return deleted
+    return db.changesCount > 0
   }
 
   /// True if a row has the record's primary key.
@@ -273,26 +292,28 @@ extension MutablePersistableRecord {
 }
 
 extension MutablePersistableRecord where Self: FetchableRecord {
-  /// Inserts the record and returns it as stored (defaults, triggers and
-  /// generated columns included).
-  public mutating func insertAndFetch(
+  /// Inserts a copy of the record and returns it as stored (defaults,
+  /// triggers and generated columns included).
+  public func insertAndFetch(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil
   ) throws -> Self {
-    try Self(row: insertAndFetchRow(db, onConflict: conflictResolution, selection: Self.databaseSelection))
+    var copy = self
+    return try copy.insertAndFetch(db, onConflict: conflictResolution, as: Self.self)
   }
 
   /// Updates the record and returns it as stored.
   public func updateAndFetch(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil
   ) throws -> Self {
-    try Self(row: updateAndFetchRow(db, onConflict: conflictResolution, selection: Self.databaseSelection))
+    try updateAndFetch(db, onConflict: conflictResolution, as: Self.self)
   }
 
-  /// Saves the record and returns it as stored.
-  public mutating func saveAndFetch(
+  /// Saves a copy of the record and returns it as stored.
+  public func saveAndFetch(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil
   ) throws -> Self {
-    try Self(row: saveAndFetchRow(db, onConflict: conflictResolution, selection: Self.databaseSelection))
+    var copy = self
+    return try copy.saveAndFetch(db, onConflict: conflictResolution, as: Self.self)
   }
 }
 
@@ -301,13 +322,13 @@ extension PersistableRecord {
   public func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws
   {
     var copy = self
-    try copy.insertRecord(db, onConflict: conflictResolution)
+    _ = try copy.insertWithCallbacks(db, onConflict: conflictResolution, selection: nil)
   }
 
   /// Saves the record: updates it if a row has its primary key, inserts it otherwise.
   public func save(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
     var copy = self
-    try copy.saveRecord(db, onConflict: conflictResolution)
+    _ = try copy.saveWithCallbacks(db, onConflict: conflictResolution, selection: nil)
   }
 
   /// Inserts the record and returns the row as stored, decoded as `type`.
@@ -315,8 +336,9 @@ extension PersistableRecord {
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type
   ) throws -> T {
     var copy = self
-    return try T(
-      row: copy.insertAndFetchRow(db, onConflict: conflictResolution, selection: T.databaseSelection))
+    let outcome = try copy.insertWithCallbacks(
+      db, onConflict: conflictResolution, selection: T.databaseSelection)
+    return try T(row: outcome.row ?? Row())
   }
 
   /// Saves the record and returns the row as stored, decoded as `type`.
@@ -324,29 +346,8 @@ extension PersistableRecord {
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type
   ) throws -> T {
     var copy = self
-    return try T(
-      row: copy.saveAndFetchRow(db, onConflict: conflictResolution, selection: T.databaseSelection))
-  }
-}
-
-extension PersistableRecord where Self: FetchableRecord {
-  /// Inserts the record and returns it as stored.
-  public func insertAndFetch(
-    _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil
-  )
-    throws -> Self
-  {
-    var copy = self
-    return try Self(
-      row: copy.insertAndFetchRow(db, onConflict: conflictResolution, selection: Self.databaseSelection))
-  }
-
-  /// Saves the record and returns it as stored.
-  public func saveAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil)
-    throws -> Self
-  {
-    var copy = self
-    return try Self(
-      row: copy.saveAndFetchRow(db, onConflict: conflictResolution, selection: Self.databaseSelection))
+    let outcome = try copy.saveWithCallbacks(
+      db, onConflict: conflictResolution, selection: T.databaseSelection)
+    return try T(row: outcome.row ?? Row())
   }
 }

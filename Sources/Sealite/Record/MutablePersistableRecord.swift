@@ -14,20 +14,30 @@ public protocol MutablePersistableRecord: EncodableRecord, TableRecord {
   /// The conflict resolution of inserts and updates (default: abort).
   static var persistenceConflictPolicy: PersistenceConflictPolicy { get }
 
-  /// Called before an insert.
+  /// Called before an insert; the record may change (its encoded values are
+  /// read after this callback).
   mutating func willInsert(_ db: Database) throws
+  /// Wraps the insert: call `insert` exactly once, and rethrow its error.
+  func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws
   /// Called after a successful insert, with the new rowid.
   mutating func didInsert(_ inserted: InsertionSuccess)
   /// Called before an update of the given columns.
   func willUpdate(_ db: Database, columns: Set<String>) throws
+  /// Wraps the update: call `update` exactly once, and rethrow its error.
+  func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws
   /// Called after a successful update.
   func didUpdate(_ updated: PersistenceSuccess)
-  /// Called before a save (insert or update).
-  mutating func willSave(_ db: Database) throws
-  /// Called after a successful save.
+  /// Called before an insert, update, save or upsert.
+  func willSave(_ db: Database) throws
+  /// Wraps an insert, update, save or upsert: call `save` exactly once, and
+  /// rethrow its error.
+  func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws
+  /// Called after a successful insert, update, save or upsert.
   func didSave(_ saved: PersistenceSuccess)
   /// Called before a delete.
   func willDelete(_ db: Database) throws
+  /// Wraps the delete: call `delete` exactly once, and rethrow its error.
+  func aroundDelete(_ db: Database, delete: () throws -> Bool) throws
   /// Called after a delete; `deleted` is false when no row had the key.
   func didDelete(deleted: Bool)
 }
@@ -39,36 +49,61 @@ public protocol PersistableRecord: MutablePersistableRecord {
   func willInsert(_ db: Database) throws
   /// Called after a successful insert, with the new rowid.
   func didInsert(_ inserted: InsertionSuccess)
-  /// Called before a save (insert or update).
-  func willSave(_ db: Database) throws
 }
 
 /// What an insert did.
 public struct InsertionSuccess: Sendable {
   /// The rowid of the inserted row (for a `WITHOUT ROWID` table with a single
   /// integer primary key, that key).
-  public let rowID: Int64
+  public var rowID: Int64
   /// The column that holds the rowid (`INTEGER PRIMARY KEY`), if any.
-  public let rowIDColumn: String?
+  public var rowIDColumn: String?
   /// The columns and values inserted.
-  public let persistenceContainer: PersistenceContainer
+  public var persistenceContainer: PersistenceContainer
 }
 
 /// What an update or save did.
 public struct PersistenceSuccess: Sendable {
   /// The columns and values written.
-  public let persistenceContainer: PersistenceContainer
+  public var persistenceContainer: PersistenceContainer
 }
 
 extension MutablePersistableRecord {
+  /// Abort on conflict, for inserts and updates.
   public static var persistenceConflictPolicy: PersistenceConflictPolicy { PersistenceConflictPolicy() }
+  /// Does nothing unless the record implements it.
   public mutating func willInsert(_ db: Database) throws {}
+  /// Runs the insert.
+  public func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws {
+    _ = try insert()
+  }
+  /// Does nothing unless the record implements it.
   public mutating func didInsert(_ inserted: InsertionSuccess) {}
+  /// Does nothing unless the record implements it.
   public func willUpdate(_ db: Database, columns: Set<String>) throws {}
+  /// Runs the update.
+  public func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess)
+    throws
+  {
+    _ = try update()
+  }
+  /// Does nothing unless the record implements it.
   public func didUpdate(_ updated: PersistenceSuccess) {}
-  public mutating func willSave(_ db: Database) throws {}
+  /// Does nothing unless the record implements it.
+  public func willSave(_ db: Database) throws {}
+  /// Runs the save.
+  public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+    _ = try save()
+  }
+  /// Does nothing unless the record implements it.
   public func didSave(_ saved: PersistenceSuccess) {}
+  /// Does nothing unless the record implements it.
   public func willDelete(_ db: Database) throws {}
+  /// Runs the delete.
+  public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
+    _ = try delete()
+  }
+  /// Does nothing unless the record implements it.
   public func didDelete(deleted: Bool) {}
 }
 
@@ -77,6 +112,4 @@ extension PersistableRecord {
   public func willInsert(_ db: Database) throws {}
   /// Called after the record was inserted; does nothing unless the record implements it.
   public func didInsert(_ inserted: InsertionSuccess) {}
-  /// Called before the record is inserted or updated; does nothing unless the record implements it.
-  public func willSave(_ db: Database) throws {}
 }

@@ -34,12 +34,13 @@ extension MutablePersistableRecord {
     resolution == .abort ? "" : "OR \(resolution.rawValue) "
   }
 
-  /// Runs the INSERT, optionally with RETURNING; returns the success and the
-  /// returned row, if any.
+  /// Runs the INSERT, optionally with RETURNING; returns the success, the
+  /// returned row, if any, and whether `INSERT OR IGNORE` inserted nothing
+  /// (the success then holds SQLite's last inserted rowid, as GRDB's does).
   func performInsert(
     _ db: Database, container: PersistenceContainer, onConflict: Database.ConflictResolution?,
     returning: [SQLSelection]? = nil
-  ) throws -> (success: InsertionSuccess?, row: Row?) {
+  ) throws -> (success: InsertionSuccess, row: Row?, ignored: Bool) {
     let resolution = onConflict ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
     let (statement, primaryKey) = try insertStatement(
       db, columns: container.columns, resolution: resolution, returning: returning)
@@ -50,8 +51,11 @@ extension MutablePersistableRecord {
       // The statement has exactly one placeholder per column, in order.
       try statement.executeBinding(container.values)
     }
-    if db.changesCount == 0 && (resolution == .ignore) && returnedRow == nil {
-      return (nil, nil)
+    let ignored = db.changesCount == 0 && (resolution == .ignore) && returnedRow == nil
+    if ignored {
+      let success = InsertionSuccess(
+        rowID: db.lastInsertedRowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)
+      return (success, nil, true)
     }
     var rowID = db.lastInsertedRowID
     if primaryKey.isWithoutRowID, primaryKey.columns.count == 1,
@@ -70,7 +74,7 @@ extension MutablePersistableRecord {
     }
     return (
       InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: inserted),
-      returnedRow
+      returnedRow, false
     )
   }
 
@@ -116,10 +120,13 @@ extension MutablePersistableRecord {
     return (statement, primaryKey)
   }
 
-  /// Runs the UPDATE of `columns` (all non-key columns when nil); throws
-  /// `recordNotFound` when no row has the record's key.
+  /// Runs the UPDATE of the record's columns that are in `columns`, but not
+  /// in the primary key; throws `recordNotFound` when no row has the
+  /// record's key. With no such column, the key columns are written with
+  /// their own values: the row still counts as updated for triggers and
+  /// observers, and a missing row is still found missing (as GRDB does).
   func performUpdate(
-    _ db: Database, container: PersistenceContainer, columns: Set<String>?,
+    _ db: Database, container: PersistenceContainer, columns: Set<String>,
     onConflict: Database.ConflictResolution?,
     returning: [SQLSelection]? = nil
   ) throws -> Row? {
@@ -128,52 +135,38 @@ extension MutablePersistableRecord {
       throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key.dictionary)
     }
     let keyColumns = Set(key.values.map { $0.0.lowercased() })
-    var updated = container.columns.filter { !keyColumns.contains($0.lowercased()) }
-    if let columns {
-      let wanted = Set(columns.map { $0.lowercased() })
-      updated = updated.filter { wanted.contains($0.lowercased()) }
+    let wanted = Set(columns.map { $0.lowercased() })
+    let tableColumns = try db.columns(in: Self.databaseTableName).map { $0.name }
+    let containerColumns = Set(container.columns.map { $0.lowercased() })
+    var updated = tableColumns.filter {
+      let name = $0.lowercased()
+      return wanted.contains(name) && containerColumns.contains(name) && !keyColumns.contains(name)
+    }
+    if updated.isEmpty {
+      updated = key.values.map { $0.0 }
     }
     let resolution = onConflict ?? Self.persistenceConflictPolicy.conflictResolutionForUpdate
     let table = Self.databaseTableName.quotedDatabaseIdentifier
     var arguments: [DatabaseValue] = []
-    var sql: String
-    if updated.isEmpty {
-      // Nothing to write but the key: the update only checks the row exists.
-      let whereClause = key.whereClause(&arguments)
-      sql = "SELECT 1 FROM \(table) WHERE \(whereClause)"
-      if returning != nil {
-        sql = "SELECT * FROM \(table) WHERE \(whereClause)"
-        if let returning {
-          let context = SQLGenerationContext(db: db)
-          sql =
-            "SELECT \(try returning.map { try $0.sql(context) }.joined(separator: ", ")) FROM \(table) WHERE \(whereClause)"
-        }
-      }
-      guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
-      else {
-        throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key.dictionary)
-      }
-      return returning == nil ? nil : row
-    }
     let assignments = updated.map { column -> String in
       arguments.append(container.databaseValue(forColumn: column) ?? .null)
       return "\(column.quotedDatabaseIdentifier) = ?"
     }.joined(separator: ", ")
-    sql =
+    var sql =
       "UPDATE \(Self.conflictClause(resolution))\(table) SET \(assignments) WHERE \(key.whereClause(&arguments))"
-    let statement: Statement
     var returnedRow: Row?
     if let returning {
       let context = SQLGenerationContext(db: db)
       sql += " RETURNING " + (try returning.map { try $0.sql(context) }.joined(separator: ", "))
-      statement = try db.cachedStatement(sql: sql)
-      returnedRow = try Row.fetchOne(statement, arguments: StatementArguments(arguments))
+      returnedRow = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
+      if returnedRow == nil {
+        throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key.dictionary)
+      }
     } else {
-      statement = try db.cachedStatement(sql: sql)
-      try statement.execute(arguments: StatementArguments(arguments))
-    }
-    if db.changesCount == 0 {
-      throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key.dictionary)
+      try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+      if db.changesCount == 0 {
+        throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key.dictionary)
+      }
     }
     return returnedRow
   }

@@ -24,8 +24,11 @@ final class RecordEncoder: Encoder {
     ThrowingUnkeyedEncodingContainer(codingPath: codingPath)
   }
 
+  /// A whole record encoded through a single value: the value's own columns
+  /// (`struct Wrapper: Encodable { var model: Model … }` that encodes `model`
+  /// this way writes the columns of `model`).
   func singleValueContainer() -> any SingleValueEncodingContainer {
-    ThrowingSingleValueEncodingContainer(codingPath: codingPath)
+    RecordSingleValueEncodingContainer(encoder: self)
   }
 
   func column(for key: some CodingKey) -> String {
@@ -34,6 +37,106 @@ final class RecordEncoder: Encoder {
 
   func set(_ value: DatabaseValue, forKey key: some CodingKey) {
     container.set(value, forColumn: column(for: key))
+  }
+
+  /// Writes `value` into the column of `key`: data, dates and UUIDs by the
+  /// column's strategies, database values as themselves, values that encode
+  /// a single value as that value, and anything else as JSON text.
+  func encode<T: Encodable>(_ value: T, forKey key: some CodingKey) throws {
+    if let data = value as? Data {
+      set(try recordType.databaseDataEncodingStrategy(for: column(for: key)).encode(data), forKey: key)
+    } else if let date = value as? Date {
+      set(recordType.databaseDateEncodingStrategy(for: column(for: key)).encode(date), forKey: key)
+    } else if let uuid = value as? UUID {
+      set(recordType.databaseUUIDEncodingStrategy(for: column(for: key)).encode(uuid), forKey: key)
+    } else if let checked = value as? any CheckedDatabaseValueConvertible {
+      do {
+        set(try checked.checkedDatabaseValue(), forKey: key)
+      } catch let error as DatabaseError {
+        throw DatabaseError.misuse("column \(column(for: key)): \(error.message ?? "out of range")")
+      }
+    } else if let convertible = value as? any DatabaseValueConvertible {
+      set(convertible.databaseValue, forKey: key)
+    } else {
+      let columnEncoder = ColumnEncoder(recordEncoder: self, key: key)
+      do {
+        try value.encode(to: columnEncoder)
+        // An empty array or struct asks for a container, and writes nothing in it.
+        if columnEncoder.needsJSON { try encodeJSON(value, forKey: key) }
+      } catch  where columnEncoder.needsJSON || error is NeedsJSONContainer {
+        // Nested Codable values (arrays, dictionaries, structs) are stored as JSON.
+        try encodeJSON(value, forKey: key)
+      }
+    }
+  }
+
+  private func encodeJSON<T: Encodable>(_ value: T, forKey key: some CodingKey) throws {
+    // The JSON encoder is chosen by coding key, as GRDB does.
+    let data = try recordType.databaseJSONEncoder(for: key.stringValue).encode(value)
+    set(String(decoding: data, as: UTF8.self).databaseValue, forKey: key)
+  }
+}
+
+/// The single value container of a whole record.
+struct RecordSingleValueEncodingContainer: SingleValueEncodingContainer {
+  let encoder: RecordEncoder
+  var codingPath: [any CodingKey] { encoder.codingPath }
+
+  func encodeNil() throws { throw notAColumn() }
+
+  func encode<T: Encodable>(_ value: T) throws {
+    if let record = value as? any EncodableRecord {
+      // A record writes its columns its own way (EncodableRecord wins over Encodable).
+      try record.encode(to: &encoder.container)
+    } else if value is any DatabaseValueConvertible {
+      // A lone value has no column to go in.
+      throw notAColumn()
+    } else {
+      try value.encode(to: encoder)
+    }
+  }
+
+  private func notAColumn() -> EncodingError {
+    EncodingError.invalidValue(
+      Any?.none as Any,
+      EncodingError.Context(
+        codingPath: codingPath,
+        debugDescription: "a single value can not be encoded as a database row, which needs columns"))
+  }
+}
+
+/// The encoder of one property, for values that encode themselves through a
+/// single value container (an enum with a raw value, a wrapper of a string…):
+/// the value goes to the property's column. A value that asks for a keyed or
+/// unkeyed container is encoded as JSON instead.
+final class ColumnEncoder<Key: CodingKey>: Encoder, SingleValueEncodingContainer {
+  let recordEncoder: RecordEncoder
+  let key: Key
+  var needsJSON = false
+  var codingPath: [any CodingKey] { recordEncoder.codingPath + [key] }
+  var userInfo: [CodingUserInfoKey: Any] { recordEncoder.userInfo }
+
+  init(recordEncoder: RecordEncoder, key: Key) {
+    self.recordEncoder = recordEncoder
+    self.key = key
+  }
+
+  func container<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    needsJSON = true
+    return KeyedEncodingContainer(ThrowingKeyedEncodingContainer<NestedKey>(codingPath: codingPath))
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    needsJSON = true
+    return ThrowingUnkeyedEncodingContainer(codingPath: codingPath)
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+  func encodeNil() throws { recordEncoder.set(.null, forKey: key) }
+
+  func encode<T: Encodable>(_ value: T) throws {
+    try recordEncoder.encode(value, forKey: key)
   }
 }
 
@@ -66,26 +169,7 @@ struct RecordKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
   }
 
   func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    if let date = value as? Date {
-      encoder.set(encoder.recordType.databaseDateEncodingStrategy.encode(date), forKey: key)
-    } else if let uuid = value as? UUID {
-      encoder.set(encoder.recordType.databaseUUIDEncodingStrategy.encode(uuid), forKey: key)
-    } else if let checked = value as? any CheckedDatabaseValueConvertible {
-      do {
-        encoder.set(try checked.checkedDatabaseValue(), forKey: key)
-      } catch let error as DatabaseError {
-        throw DatabaseError.misuse("column \(encoder.column(for: key)): \(error.message ?? "out of range")")
-      }
-    } else if let convertible = value as? any DatabaseValueConvertible {
-      encoder.set(convertible.databaseValue, forKey: key)
-    } else if let single = try DatabaseValueEncoder.encode(value) {
-      encoder.set(single, forKey: key)
-    } else {
-      // Nested Codable values (arrays, dictionaries, structs) are stored as JSON.
-      let column = encoder.column(for: key)
-      let data = try encoder.recordType.databaseJSONEncoder(for: column).encode(value)
-      encoder.set(String(decoding: data, as: UTF8.self).databaseValue, forKey: key)
-    }
+    try encoder.encode(value, forKey: key)
   }
 
   // Synthesized encoding skips nil optionals; a record must write NULL so that

@@ -68,11 +68,19 @@ final class RecordRowDecoder: Decoder {
         codingPath: codingPath, debugDescription: "a database row is not an array: \(row)"))
   }
 
+  /// At the top of a record, the whole row (`decode(Model.self)` decodes
+  /// another record from the same row, GRDB issue 1572; a plain value reads
+  /// the first column). Below a key, the column of that key.
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
-    throw DecodingError.typeMismatch(
-      Any.self,
-      DecodingError.Context(
-        codingPath: codingPath, debugDescription: "a database row is not a single value: \(row)"))
+    guard let key = codingPath.last else { return RowSingleValueDecodingContainer(decoder: self) }
+    guard let index = row.index(forColumn: key.stringValue) else {
+      throw RowDecodingError(
+        kind: .columnNotFound(key.stringValue), column: key.stringValue, row: row.description,
+        sql: row.statementSQL)
+    }
+    return ColumnDecoder(
+      dbValue: row.databaseValue(atUncheckedIndex: index), column: row.columnNames[index],
+      recordType: recordType, codingPath: codingPath)
   }
 
   /// Decodes a record from another row (a scope) or from this row.
@@ -100,6 +108,39 @@ final class RecordRowDecoder: Decoder {
     case let strategy:
       return row.columnNames.firstIndex { strategy.keyName(forColumn: $0) == name }
     }
+  }
+}
+
+/// The single value container of a whole row.
+struct RowSingleValueDecodingContainer: SingleValueDecodingContainer {
+  let decoder: RecordRowDecoder
+  var codingPath: [any CodingKey] { decoder.codingPath }
+
+  /// The first column: what a plain value reads.
+  private func firstColumn() throws -> ColumnDecoder {
+    let row = decoder.row
+    guard row.count > 0 else {
+      throw DecodingError.valueNotFound(
+        Any.self, DecodingError.Context(codingPath: codingPath, debugDescription: "the row has no column"))
+    }
+    return ColumnDecoder(
+      dbValue: row.databaseValue(atUncheckedIndex: 0), column: row.columnNames[0],
+      recordType: decoder.recordType, codingPath: codingPath)
+  }
+
+  func decodeNil() -> Bool { (try? firstColumn().decodeNil()) ?? true }
+
+  func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    if let record = T.self as? any FetchableRecord.Type {
+      // A record reads the row its own way (FetchableRecord wins over Decodable).
+      return try record.init(row: decoder.row) as! T
+    }
+    if T.self is any DatabaseValueConvertible.Type {
+      return try firstColumn().decode(type)
+    }
+    return try T(
+      from: RecordRowDecoder(
+        row: decoder.row, recordType: decoder.recordType, columnCache: nil, codingPath: codingPath))
   }
 }
 
@@ -261,11 +302,16 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
   /// Decodes any Decodable from a column: dates by the record's strategy,
   /// database values by their conversion, anything else from JSON text.
   private func decodeValue<T: Decodable>(_ type: T.Type, atIndex index: Int, key: Key) throws -> T {
+    if T.self == Data.self {
+      let dbValue = row.databaseValue(atUncheckedIndex: index)
+      let strategy = decoder.recordType.databaseDataDecodingStrategy(for: row.columnNames[index])
+      guard let data = strategy.decode(dbValue) else { throw row.mismatch(Data.self, atIndex: index) }
+      return data as! T
+    }
     if T.self == Date.self {
       let dbValue = row.databaseValue(atUncheckedIndex: index)
-      guard let date = decoder.recordType.databaseDateDecodingStrategy.decode(dbValue) else {
-        throw row.mismatch(Date.self, atIndex: index)
-      }
+      let strategy = decoder.recordType.databaseDateDecodingStrategy(for: row.columnNames[index])
+      guard let date = strategy.decode(dbValue) else { throw row.mismatch(Date.self, atIndex: index) }
       return date as! T
     }
     if let convertible = T.self as? any DatabaseValueConvertible.Type {
@@ -277,7 +323,10 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     }
     let dbValue = row.databaseValue(atUncheckedIndex: index)
     do {
-      return try T(from: DatabaseValueDecoder(dbValue: dbValue, codingPath: codingPath + [key]))
+      return try T(
+        from: ColumnDecoder(
+          dbValue: dbValue, column: row.columnNames[index], recordType: decoder.recordType,
+          codingPath: codingPath + [key]))
     } catch is NeedsJSONContainer {
       // Nested Codable values (arrays, dictionaries, structs) are stored as JSON.
     } catch {
@@ -287,8 +336,8 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     }
     guard let data = Data.fromDatabaseValue(dbValue) else { throw row.mismatch(T.self, atIndex: index) }
     do {
-      return try decoder.recordType.databaseJSONDecoder(for: row.columnNames[index]).decode(
-        T.self, from: data)
+      // The JSON decoder is chosen by coding key, as GRDB does.
+      return try decoder.recordType.databaseJSONDecoder(for: key.stringValue).decode(T.self, from: data)
     } catch {
       throw RowDecodingError(
         kind: .valueMismatch(type: "\(T.self) (JSON: \(error))", value: dbValue),

@@ -73,11 +73,26 @@ extension MutablePersistableRecord {
       userAssignments: doUpdate?(TableAlias(alias: excluded)) ?? [])
   }
 
+  /// willSave → aroundSave { willInsert → aroundInsert { upsert } → didInsert } → didSave,
+  /// as GRDB runs the callbacks of an upsert; returns the stored row.
   mutating func upsertRow(_ db: Database, plan: UpsertPlan, selection: [any SQLSelectable]) throws -> Row {
+    let outcome = try withSaveCallbacks(db) {
+      SaveOutcome(
+        try withInsertCallbacks(db) { record in try record.upsertAction(db, plan: plan, selection: selection)
+        })
+    }
+    guard let row = outcome.row else {
+      throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upserted row could not be read back")
+    }
+    return row
+  }
+
+  /// The upsert statements, without callbacks, in one savepoint.
+  private func upsertAction(_ db: Database, plan: UpsertPlan, selection: [any SQLSelectable]) throws
+    -> InsertOutcome
+  {
     var result: (InsertionSuccess, Row)?
     try db.inSavepoint {
-      try willSave(db)
-      try willInsert(db)
       let container = try persistenceContainer()
       if SQLiteFeatures.linked.supports(.returning) {
         result = try nativeUpsert(db, container: container, plan: plan, selection: selection)
@@ -95,9 +110,7 @@ extension MutablePersistableRecord {
     guard let (success, row) = result else {
       throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upserted row could not be read back")
     }
-    didInsert(success)
-    didSave(PersistenceSuccess(persistenceContainer: success.persistenceContainer))
-    return row
+    return InsertOutcome(success: success, row: row, ignored: false)
   }
 
   /// `INSERT … ON CONFLICT … DO UPDATE … RETURning` (SQLite 3.35+).
@@ -190,8 +203,8 @@ extension MutablePersistableRecord {
       ).filter(SQLExpression(.associative("OR", conditions, empty: "0"))).fetchOne(db)
     }
     guard let existing else {
-      let (success, _) = try performInsert(db, container: container, onConflict: .abort)
-      guard let success,
+      let (success, _, _) = try performInsert(db, container: container, onConflict: .abort)
+      guard
         let row = try Self.refetch(
           db, success: success, selection: selection.isEmpty ? [AllColumns()] : selection)
       else {

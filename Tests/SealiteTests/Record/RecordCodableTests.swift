@@ -58,9 +58,15 @@ private struct Event: Codable, FetchableRecord, MutablePersistableRecord, Equata
 /// Dates and UUIDs with explicit strategies.
 private struct StampedEvent: Codable, FetchableRecord, MutablePersistableRecord, Equatable {
   static let databaseTableName = "event"
-  static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.timeIntervalSince1970
-  static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.timeIntervalSince1970
-  static let databaseUUIDEncodingStrategy = DatabaseUUIDEncodingStrategy.uppercaseString
+  static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+    .timeIntervalSince1970
+  }
+  static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+    .timeIntervalSince1970
+  }
+  static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
+    .uppercaseString
+  }
   var id: UUID
   var date: Date
 }

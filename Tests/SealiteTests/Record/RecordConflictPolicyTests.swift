@@ -152,6 +152,23 @@ struct RecordConflictPolicyTests {
     }
   }
 
+  @Test("An ignored insertAndFetch throws recordNotFound, GRDB's way to detect a failed INSERT OR IGNORE")
+  func ignoredInsertAndFetch() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.write { (db: Database) throws in
+      var team = Team(name: "Red")
+      #expect(throws: RecordError.self) {
+        _ = try team.insertAndFetch(db, onConflict: .ignore, as: Team.self)
+      }
+      #expect(team.didInsertCount == 0)
+      #expect(team.id == nil)
+      var blue = Team(name: "Blue")
+      let stored = try blue.insertAndFetch(db, onConflict: .ignore, as: Team.self)
+      #expect(stored.name == "Blue")
+      #expect(blue.id == stored.id)
+    }
+  }
+
   @Test("A type-wide ignore policy skips conflicting inserts without calling didInsert")
   func ignorePerType() throws {
     let dbQueue = try makeDatabase()

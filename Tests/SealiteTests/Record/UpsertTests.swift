@@ -379,7 +379,7 @@ struct UpsertWithoutRowIDTests {
     let dbQueue = try makeDatabase()
     try dbQueue.write { (db: Database) throws in
       var nut = Item(id: 7, name: "nut", quantity: 1)
-      let inserted = try nut.insertAndFetch(db)
+      let inserted = try nut.insertAndFetch(db, as: Item.self)
       #expect(inserted.stamp == "fresh")
       #expect(nut.insertedRowID == 7)
       nut.quantity = 2

@@ -1,0 +1,120 @@
+// The persistence callbacks, run once each and in GRDB's order:
+//
+//     willSave → aroundSave {
+//       willInsert → aroundInsert { INSERT } → didInsert
+//       (or willUpdate → aroundUpdate { UPDATE } → didUpdate)
+//     } → didSave
+//
+// `delete` runs willDelete → aroundDelete { DELETE } → didDelete. An
+// `around…` callback that does not call its action, or swallows the error of
+// its action, leaves the operation without an outcome: the method then throws
+// SQLITE_MISUSE instead of reporting a success that did not happen (this can
+// only be seen when the action fails, so it must not crash).
+
+/// What the INSERT of an insert, save or upsert produced.
+struct InsertOutcome {
+  var success: InsertionSuccess
+  /// The row the statement returned or the refetch read, if one was asked for.
+  var row: Row?
+  /// True when `INSERT OR IGNORE` inserted nothing: `didInsert` and `didSave`
+  /// are then not called (GRDB calls them with an unrelated rowid).
+  var ignored: Bool
+}
+
+/// What the UPDATE of an update or save produced.
+struct UpdateOutcome {
+  var success: PersistenceSuccess
+  var row: Row?
+}
+
+/// What the action inside `aroundSave` produced.
+struct SaveOutcome {
+  var success: PersistenceSuccess
+  var row: Row?
+  var ignored: Bool
+
+  init(_ outcome: InsertOutcome) {
+    success = PersistenceSuccess(persistenceContainer: outcome.success.persistenceContainer)
+    row = outcome.row
+    ignored = outcome.ignored
+  }
+
+  init(_ outcome: UpdateOutcome) {
+    success = outcome.success
+    row = outcome.row
+    ignored = false
+  }
+}
+
+extension MutablePersistableRecord {
+  /// The error of an `around…` callback that did not run its action, or did
+  /// not rethrow its error.
+  func persistenceCallbackMisuse(_ callback: String) -> DatabaseError {
+    DatabaseError(
+      resultCode: .SQLITE_MISUSE,
+      message:
+        "\(Self.self).\(callback) must call its action function once, and rethrow the error it throws")
+  }
+
+  /// `willSave`, then `aroundSave` around `action`, then `didSave`.
+  func withSaveCallbacks(_ db: Database, _ action: () throws -> SaveOutcome) throws -> SaveOutcome {
+    try willSave(db)
+    var outcome: SaveOutcome?
+    try aroundSave(db) {
+      let result = try action()
+      outcome = result
+      return result.success
+    }
+    guard let outcome else { throw persistenceCallbackMisuse("aroundSave") }
+    if !outcome.ignored { didSave(outcome.success) }
+    return outcome
+  }
+
+  /// `willInsert`, then `aroundInsert` around `action`, then `didInsert`.
+  /// `action` encodes the record after `willInsert`, which may change it.
+  mutating func withInsertCallbacks(_ db: Database, _ action: (Self) throws -> InsertOutcome) throws
+    -> InsertOutcome
+  {
+    try willInsert(db)
+    var outcome: InsertOutcome?
+    let record = self
+    try aroundInsert(db) {
+      let result = try action(record)
+      outcome = result
+      return result.success
+    }
+    guard let outcome else { throw persistenceCallbackMisuse("aroundInsert") }
+    if !outcome.ignored { didInsert(outcome.success) }
+    return outcome
+  }
+
+  /// `willUpdate`, then `aroundUpdate` around `action`, then `didUpdate`.
+  func withUpdateCallbacks(_ db: Database, columns: Set<String>, _ action: () throws -> UpdateOutcome) throws
+    -> UpdateOutcome
+  {
+    try willUpdate(db, columns: columns)
+    var outcome: UpdateOutcome?
+    try aroundUpdate(db, columns: columns) {
+      let result = try action()
+      outcome = result
+      return result.success
+    }
+    guard let outcome else { throw persistenceCallbackMisuse("aroundUpdate") }
+    didUpdate(outcome.success)
+    return outcome
+  }
+
+  /// `willDelete`, then `aroundDelete` around `action`, then `didDelete`.
+  func withDeleteCallbacks(_ db: Database, _ action: () throws -> Bool) throws -> Bool {
+    try willDelete(db)
+    var deleted: Bool?
+    try aroundDelete(db) {
+      let result = try action()
+      deleted = result
+      return result
+    }
+    guard let deleted else { throw persistenceCallbackMisuse("aroundDelete") }
+    didDelete(deleted: deleted)
+    return deleted
+  }
+}
