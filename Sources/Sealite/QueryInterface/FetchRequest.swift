@@ -141,6 +141,12 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementCol
   public func fetchAll(_ db: Database) throws -> [RowDecoder] {
     try RowDecoder.fetchAll(db, self)
   }
+
+  /// The first fetched value, read straight from SQLite, or nil if there is
+  /// none or it is NULL.
+  public func fetchOne(_ db: Database) throws -> RowDecoder? {
+    try RowDecoder.fetchOne(db, self)
+  }
 }
 
 extension DatabaseValueConvertible {
@@ -180,5 +186,10 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
   /// All values of a request's first column, read straight from SQLite.
   public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
     try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+  }
+
+  /// The value of the first row of a request, read straight from SQLite, or nil.
+  public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
+    try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
   }
 }
