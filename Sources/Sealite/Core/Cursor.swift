@@ -1,3 +1,6 @@
+// swift-format-ignore-file: ReplaceForEachWithForLoop
+// (a Cursor is not a Sequence: its forEach is the way to iterate it, and the subject here)
+
 /// A type that supplies the values of a sequence one at a time, and may throw
 /// while doing so: database cursors read one row per call to ``next()``.
 ///

@@ -149,6 +149,13 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementCol
   }
 }
 
+extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementColumnConvertible & Hashable {
+  /// The distinct fetched values, read straight from SQLite.
+  public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
+    try RowDecoder.fetchSet(db, self)
+  }
+}
+
 extension DatabaseValueConvertible {
   /// A cursor over the values of a request's first column.
   public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> DatabaseValueCursor<
@@ -191,5 +198,12 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
   /// The value of the first row of a request, read straight from SQLite, or nil.
   public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
     try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+  }
+}
+
+extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hashable {
+  /// The distinct values of a request's first column, read straight from SQLite.
+  public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
+    try fetchSet(request.makePreparedRequest(db, forSingleResult: false).statement)
   }
 }

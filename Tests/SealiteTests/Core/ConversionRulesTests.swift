@@ -74,6 +74,9 @@ struct ConversionRulesTests {
       #expect(try String.fetchCursor(db, sql: sql).next() == String(integer))
       #expect(try String.fetchSet(db, sql: sql).contains(String(integer)))
       #expect(try String.fetchOne(db, SQLRequest<String>(sql: sql)) == String(integer))
+      #expect(try SQLRequest<String>(sql: sql).fetchOne(db) == String(integer))
+      #expect(try SQLRequest<String>(sql: sql).fetchSet(db) == [String(integer)])
+      #expect(try String.fetchSet(db, SQLRequest<String>(sql: sql)) == [String(integer)])
     }
   }
 

@@ -1,3 +1,6 @@
+// swift-format-ignore-file: ReplaceForEachWithForLoop
+// (a Cursor is not a Sequence: its forEach is the way to iterate it, and the subject here)
+
 import Foundation
 import Testing
 
