@@ -1,3 +1,6 @@
+// swift-format-ignore-file: ReplaceForEachWithForLoop
+// (a Cursor is not a Sequence: its forEach is the way to iterate it, and the subject here)
+
 /// A type that supplies the values of a sequence one at a time, and may throw
 /// while doing so: database cursors read one row per call to ``next()``.
 ///
@@ -10,10 +13,19 @@ public protocol Cursor<Element>: AnyObject {
   associatedtype Element
   /// Advances to the next element and returns it, or nil at the end.
   func next() throws -> Element?
+
+  /// Calls `body` on each remaining element, in order.
+  ///
+  /// A requirement, so that a cursor can iterate faster than one call to
+  /// ``next()`` per element: database cursors check their database access
+  /// once, then step. `Array(cursor)`, `Set(cursor)`, `Dictionary(grouping:by:)`
+  /// and the other builders consume a cursor through it, as in GRDB.
+  func forEach(_ body: (Element) throws -> Void) throws
 }
 
 extension Cursor {
-  /// Calls `body` on each element.
+  /// Calls `body` on each element, with ``next()``.
+  @inlinable
   public func forEach(_ body: (Element) throws -> Void) throws {
     while let element = try next() { try body(element) }
   }
@@ -167,22 +179,116 @@ public final class DropFirstCursor<Base: Cursor>: Cursor {
   }
 }
 
-// Inlinable, so that the loop is specialized where the element type is known:
-// in generic code, each append of a record would go through value witnesses.
-extension Array {
-  /// Creates an array with the remaining elements of a cursor.
+// The builders are inlinable, so that the loop is specialized where the
+// element type is known: in generic code, each append of a record would go
+// through value witnesses. They consume the cursor with `forEach`, as GRDB's do.
+
+extension RangeReplaceableCollection {
+  /// Creates a collection with the remaining elements of a cursor.
   @inlinable
-  public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
+  public init(_ cursor: some Cursor<Element>) throws {
     self.init()
-    while let element = try cursor.next() { append(element) }
+    try append(contentsOf: cursor)
+  }
+
+  /// Creates a collection with the remaining elements of a cursor, with room
+  /// for at least `minimumCapacity` elements.
+  @inlinable
+  public init(_ cursor: some Cursor<Element>, minimumCapacity: Int) throws {
+    self.init()
+    reserveCapacity(minimumCapacity)
+    try append(contentsOf: cursor)
+  }
+
+  /// Appends the remaining elements of a cursor.
+  @inlinable
+  public mutating func append(contentsOf newElements: some Cursor<Element>) throws {
+    try newElements.forEach { append($0) }
+  }
+}
+
+extension Dictionary {
+  /// Creates a dictionary of the remaining elements of a cursor, grouped by
+  /// the keys `keyForValue` returns.
+  @inlinable
+  public init<C: Cursor>(grouping cursor: C, by keyForValue: (C.Element) throws -> Key) throws
+  where Value == [C.Element] {
+    self.init()
+    try cursor.forEach { try self[keyForValue($0), default: []].append($0) }
+  }
+
+  /// Creates a dictionary of the remaining elements of a cursor, grouped by
+  /// the keys `keyForValue` returns, with room for `minimumCapacity` keys.
+  @inlinable
+  public init<C: Cursor>(minimumCapacity: Int, grouping cursor: C, by keyForValue: (C.Element) throws -> Key)
+    throws
+  where Value == [C.Element] {
+    self.init(minimumCapacity: minimumCapacity)
+    try cursor.forEach { try self[keyForValue($0), default: []].append($0) }
+  }
+
+  /// Creates a dictionary from the remaining (key, value) pairs of a cursor.
+  /// Stops the program if a key comes twice, as `Dictionary(uniqueKeysWithValues:)` does.
+  @inlinable
+  public init(uniqueKeysWithValues keysAndValues: some Cursor<(Key, Value)>) throws {
+    self.init()
+    try keysAndValues.forEach { key, value in
+      if updateValue(value, forKey: key) != nil { fatalError("Duplicate values for key: '\(key)'") }
+    }
+  }
+
+  /// Creates a dictionary from the remaining (key, value) pairs of a cursor,
+  /// with room for `minimumCapacity` keys. Stops the program if a key comes twice.
+  @inlinable
+  public init(minimumCapacity: Int, uniqueKeysWithValues keysAndValues: some Cursor<(Key, Value)>) throws {
+    self.init(minimumCapacity: minimumCapacity)
+    try keysAndValues.forEach { key, value in
+      if updateValue(value, forKey: key) != nil { fatalError("Duplicate values for key: '\(key)'") }
+    }
   }
 }
 
 extension Set {
   /// Creates a set with the remaining elements of a cursor.
   @inlinable
-  public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
+  public init(_ cursor: some Cursor<Element>) throws {
     self.init()
+    try cursor.forEach { insert($0) }
+  }
+
+  /// Creates a set with the remaining elements of a cursor, with room for at
+  /// least `minimumCapacity` elements.
+  @inlinable
+  public init(_ cursor: some Cursor<Element>, minimumCapacity: Int) throws {
+    self.init(minimumCapacity: minimumCapacity)
+    try cursor.forEach { insert($0) }
+  }
+
+  /// The set with the remaining elements of a cursor added.
+  @inlinable
+  public func union(_ cursor: some Cursor<Element>) throws -> Set<Element> {
+    var result = self
+    try result.formUnion(cursor)
+    return result
+  }
+
+  /// Adds the remaining elements of a cursor.
+  @inlinable
+  public mutating func formUnion(_ cursor: some Cursor<Element>) throws {
     while let element = try cursor.next() { insert(element) }
+  }
+
+  /// The elements of the set that the cursor also gives.
+  @inlinable
+  public func intersection(_ cursor: some Cursor<Element>) throws -> Set<Element> {
+    var result = self
+    try result.formIntersection(cursor)
+    return result
+  }
+
+  /// Keeps only the elements that the cursor also gives.
+  @inlinable
+  public mutating func formIntersection(_ cursor: some Cursor<Element>) throws {
+    formIntersection(try Set(cursor))
   }
 }

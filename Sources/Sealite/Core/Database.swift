@@ -66,11 +66,12 @@ public final class Database {
       if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
         // SQLite says "unable to open database file", or "disk I/O error" when read-only.
         throw DatabaseError(
-          resultCode: .SQLITE_CANTOPEN, message: "could not open database at \(path): it is a directory")
+          resultCode: .SQLITE_CANTOPEN, message: error.message,
+          context: "while opening `\(path)`: it is a directory")
       }
+      // The message stays SQLite's, as in GRDB; the path is in the description.
       throw DatabaseError(
-        resultCode: error.extendedResultCode,
-        message: "could not open database at \(path): \(error.message ?? "unknown error")")
+        resultCode: error.extendedResultCode, message: error.message, context: "while opening `\(path)`")
     }
     sqliteConnection = connection
     sqlite3_extended_result_codes(connection, 1)

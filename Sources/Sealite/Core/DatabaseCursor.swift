@@ -133,12 +133,9 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
 
   public func next() throws -> Value? {
     guard try stepper.step() else { return nil }
-    let sqliteStatement = stepper.sqliteStatement
-    if sqlite3_column_type(sqliteStatement, 0) != SQLITE_NULL,
-      let value = Value(sqliteStatement: sqliteStatement, index: 0)
-    {
-      return value
-    }
+    // SQLite's own conversions (see StatementColumnConvertible); only NULL,
+    // or a value out of the range of the type, fails.
+    if let value = Value.fromStatement(stepper.sqliteStatement, atUncheckedIndex: 0) { return value }
     throw Row(statement: statement).mismatch(Value.self, atIndex: 0)
   }
 }

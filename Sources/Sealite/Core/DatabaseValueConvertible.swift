@@ -19,27 +19,49 @@ public protocol DatabaseValueConvertible: SQLExpressible {
   /// Returns a value initialized from a database value, or nil if the database
   /// value can not be converted (wrong storage class, out of range, malformed).
   static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self?
+
+  /// The value read for a column the row does not have, or nil (the
+  /// default) when a missing column is an error.
+  ///
+  /// `Optional` returns `.some(nil)`, so that `row["missing"] as Int?` is nil
+  /// while `row["missing"] as Int` is a programmer error, as in GRDB.
+  static func fromMissingColumn() -> Self?
+}
+
+extension DatabaseValueConvertible {
+  /// A missing column is an error: there is no value to read.
+  public static func fromMissingColumn() -> Self? { nil }
 }
 
 /// A type that reads itself straight from a statement column, without building
 /// an intermediate ``DatabaseValue``: the fast path for fetching.
+///
+/// The fast path reads with SQLite's own conversions (`sqlite3_column_int64`,
+/// `sqlite3_column_text`, …), so it converts more than
+/// ``DatabaseValueConvertible/fromDatabaseValue(_:)`` does: `String` reads
+/// the text of an INTEGER column, `Int` the leading number of a text. It is
+/// taken by `fetchCursor`, `fetchAll`, `fetchSet` and `fetchOne` of values, and by
+/// the subscripts of a row a cursor is reading; a copied row converts its
+/// stored values with `fromDatabaseValue(_:)`. These are GRDB's rules.
 public protocol StatementColumnConvertible {
-  /// Reads the value at `index` of the current row of `sqliteStatement`, which
-  /// is known not to be NULL. Returns nil when the column can not be converted.
-  init?(sqliteStatement: SQLiteStatement, index: CInt)
-
   /// Reads the value at `index` of the current row of `sqliteStatement`, which
   /// may be NULL; nil for NULL or a column that can not be converted.
   ///
   /// The default implementation checks for NULL, then calls
-  /// ``init(sqliteStatement:index:)``. The standard types, whose initializers
-  /// already check the column type, read with a single type check.
-  static func _fromLiveColumn(_ sqliteStatement: SQLiteStatement, _ index: CInt) -> Self?
+  /// ``init(sqliteStatement:index:)``; `Optional` reads NULL as `.some(nil)`.
+  /// Do not customize it.
+  static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self?
+
+  /// Reads the value at `index` of the current row of `sqliteStatement`, which
+  /// is known not to be NULL. Returns nil when the column can not be converted.
+  init?(sqliteStatement: SQLiteStatement, index: CInt)
 }
 
 extension StatementColumnConvertible {
   @inlinable
-  public static func _fromLiveColumn(_ sqliteStatement: SQLiteStatement, _ index: CInt) -> Self? {
+  @inline(__always)
+  public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self?
+  {
     guard sqlite3_column_type(sqliteStatement, index) != SQLITE_NULL else { return nil }
     return Self(sqliteStatement: sqliteStatement, index: index)
   }
@@ -52,13 +74,50 @@ extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: Datab
   }
 }
 
+extension StatementColumnConvertible where Self: RawRepresentable, RawValue: StatementColumnConvertible {
+  /// Reads the raw value on the fast path; nil if it is not a valid raw value.
+  @inlinable
+  @inline(__always)
+  public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+    guard let rawValue = RawValue(sqliteStatement: sqliteStatement, index: index) else { return nil }
+    self.init(rawValue: rawValue)
+  }
+}
+
 extension Optional: SQLExpressible where Wrapped: DatabaseValueConvertible {}
 
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
   public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
+
+  /// The wrapped type converts first (so that `DatabaseValue?` reads NULL as
+  /// `.null`); then NULL is `.some(nil)`, and anything else does not convert.
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Wrapped?? {
+    if let value = Wrapped.fromDatabaseValue(dbValue) { return .some(value) }
     if dbValue.isNull { return .some(nil) }
-    return Wrapped.fromDatabaseValue(dbValue).map { .some($0) }
+    return nil
+  }
+
+  /// A missing column reads as nil.
+  public static func fromMissingColumn() -> Wrapped?? { .some(nil) }
+}
+
+extension Optional: StatementColumnConvertible where Wrapped: StatementColumnConvertible {
+  /// The wrapped type reads first; then NULL is `.some(nil)`, and anything
+  /// else does not convert.
+  @inlinable
+  @inline(__always)
+  public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt)
+    -> Wrapped??
+  {
+    if let value = Wrapped.fromStatement(sqliteStatement, atUncheckedIndex: index) { return .some(value) }
+    if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return .some(nil) }
+    return nil
+  }
+
+  @inlinable
+  public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+    guard let value = Wrapped(sqliteStatement: sqliteStatement, index: index) else { return nil }
+    self = .some(value)
   }
 }
 

@@ -1,3 +1,4 @@
+import CSQLCipher
 import Foundation
 
 extension Date: DatabaseValueConvertible {
@@ -14,15 +15,30 @@ extension Date: DatabaseValueConvertible {
     return DatabaseValue(storage: .string(DatabaseDateFormat.format(self)))
   }
 
-  /// Reads texts in SQLite's date formats (`yyyy-MM-dd`, `yyyy-MM-dd HH:mm`,
-  /// `yyyy-MM-dd HH:mm:ss`, `yyyy-MM-dd HH:mm:ss.SSS`, with `T` or space, and an
-  /// optional `Z` or `±HH:mm` offset; UTC without one) and numbers as Unix
-  /// timestamps (seconds since 1970).
+  /// Reads texts (and UTF-8 blobs) in SQLite's date formats (`yyyy-MM-dd`,
+  /// `yyyy-MM-dd HH:mm`, `yyyy-MM-dd HH:mm:ss`, `yyyy-MM-dd HH:mm:ss.SSS`, with `T`
+  /// or space, and an optional `Z` or `±HH:mm` offset; UTC without one), and
+  /// numbers as Unix timestamps (seconds since 1970), as GRDB reads them.
+  /// Fractional seconds keep their first three digits (milliseconds).
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Date? {
     switch dbValue.storage {
     case .int64(let value): return Date(timeIntervalSince1970: TimeInterval(value))
     case .double(let value): return Date(timeIntervalSince1970: value)
     case .string(let string): return DatabaseDateFormat.parse(string)
+    case .blob(let data): return String(data: data, encoding: .utf8).flatMap(DatabaseDateFormat.parse)
+    case .null: return nil
+    }
+  }
+}
+
+extension Date: SingleLookupColumnConvertible {
+  /// The fast path reads numbers as timestamps and texts as dates; blobs do
+  /// not convert.
+  @usableFromInline
+  static func _fromColumnValue(_ column: OpaquePointer) -> Date? {
+    switch sqlite3_value_type(column) {
+    case SQLITE_INTEGER, SQLITE_FLOAT: return Date(timeIntervalSince1970: sqlite3_value_double(column))
+    case SQLITE_TEXT: return DatabaseDateFormat.parse(readText(column))
     default: return nil
     }
   }
@@ -75,16 +91,16 @@ enum DatabaseDateFormat {
       guard let second = scanner.digits(2), second < 60 else { return nil }
       seconds += Double(second)
       if scanner.skip(UInt8(ascii: ".")) {
-        var scale = 0.1
-        var fraction = 0.0
+        // Milliseconds, as SQLite's date functions: digits after the third
+        // are read and ignored.
+        var milliseconds = 0
         var count = 0
         while let digit = scanner.digit() {
-          fraction += Double(digit) * scale
-          scale /= 10
+          if count < 3 { milliseconds += digit * [100, 10, 1][count] }
           count += 1
         }
         guard count > 0 else { return nil }
-        seconds += fraction
+        seconds += Double(milliseconds) / 1000
       }
     }
     if scanner.atEnd { return Date(timeIntervalSince1970: seconds) }
@@ -99,10 +115,9 @@ enum DatabaseDateFormat {
     } else {
       return nil
     }
-    guard let offsetHours = scanner.digits(2) else { return nil }
-    _ = scanner.skip(UInt8(ascii: ":"))
-    let offsetMinutes = scanner.digits(2) ?? 0
-    guard scanner.atEnd else { return nil }
+    guard let offsetHours = scanner.digits(2), scanner.skip(UInt8(ascii: ":")),
+      let offsetMinutes = scanner.digits(2), scanner.atEnd
+    else { return nil }
     seconds -= sign * Double(offsetHours * 3600 + offsetMinutes * 60)
     return Date(timeIntervalSince1970: seconds)
   }

@@ -151,6 +151,12 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     try Array(fetchCursor(statement, arguments: arguments))
   }
 
+  /// The value of the first column of the first row, read straight from
+  /// SQLite, or nil if there is no row or the value is NULL.
+  public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+    try FastDatabaseValueCursor<Self?>(statement: statement, arguments: arguments).next() ?? nil
+  }
+
   /// A cursor over the values of the first column of an SQL query.
   public static func fetchCursor(
     _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
@@ -160,6 +166,16 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     try fetchCursor(db.fetchStatement(sql: sql), arguments: arguments)
   }
 
+  /// The value of the first column of the first row of an SQL query, read
+  /// straight from SQLite, or nil.
+  public static func fetchOne(
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+  )
+    throws -> Self?
+  {
+    try fetchOne(db.fetchStatement(sql: sql), arguments: arguments)
+  }
+
   /// All values of the first column of an SQL query.
   public static func fetchAll(
     _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
@@ -167,5 +183,25 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     throws -> [Self]
   {
     try fetchAll(db.fetchStatement(sql: sql), arguments: arguments)
+  }
+}
+
+extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hashable {
+  /// The distinct values of the first column of a prepared statement, read
+  /// straight from SQLite.
+  public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<
+    Self
+  > {
+    try Set(fetchCursor(statement, arguments: arguments))
+  }
+
+  /// The distinct values of the first column of an SQL query, read straight
+  /// from SQLite.
+  public static func fetchSet(
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+  )
+    throws -> Set<Self>
+  {
+    try fetchSet(db.fetchStatement(sql: sql), arguments: arguments)
   }
 }

@@ -7,6 +7,15 @@ final class RowExtras: @unchecked Sendable {
   // no two threads ever race on it.
   var scopes: [(String, Row)] = []
   var prefetchedRows: [String: [Row]] = [:]
+  /// The joined row the row was cut from (its column names and values), for
+  /// ``Row/debugDescription``: the values array is the one the adapter read,
+  /// kept rather than copied.
+  var unadapted: (layout: RowLayout, values: [DatabaseValue])?
+
+  /// The joined row the row was cut from, if it differs from the row itself.
+  var unadaptedRow: Row? {
+    unadapted.map { Row(layout: $0.layout, values: ContiguousArray($0.values)) }
+  }
 }
 
 extension Row {
@@ -101,7 +110,11 @@ struct RowScopeLayout: Sendable {
   /// columns, with scopes attached). Column layouts are built once, here.
   func makeAdapter(columnNames names: [String]) -> @Sendable (Row) -> Row {
     let node = AdapterNode(self, names: names)
-    return { row in node.build(row.databaseValues) }
+    let unadaptedLayout = RowLayout(names: names)
+    return { row in
+      let values = row.databaseValues
+      return node.build(values, unadapted: (unadaptedLayout, values))
+    }
   }
 }
 
@@ -118,9 +131,11 @@ private final class AdapterNode: Sendable {
     scopes = scopeLayout.scopes.map { ($0.key, AdapterNode($0.layout, names: names)) }
   }
 
-  func build(_ values: [DatabaseValue]) -> Row {
+  func build(_ values: [DatabaseValue], unadapted: (RowLayout, [DatabaseValue])) -> Row {
     let row = Row(layout: layout, values: ContiguousArray(values[range]))
-    for (key, node) in scopes { row.attachScope(key, node.build(values)) }
+    for (key, node) in scopes { row.attachScope(key, node.build(values, unadapted: unadapted)) }
+    if row.extras == nil { row.extras = RowExtras() }
+    row.extras!.unadapted = unadapted
     return row
   }
 }

@@ -166,7 +166,7 @@ public final class Row: @unchecked Sendable {
   func mismatch(_ type: Any.Type, atIndex index: Int) -> RowDecodingError {
     RowDecodingError(
       kind: .valueMismatch(type: String(describing: type), value: databaseValue(atUncheckedIndex: index)),
-      column: layout.names[index], row: description, sql: statementSQL)
+      column: layout.names[index], index: index, row: description, sql: statementSQL)
   }
 }
 
@@ -193,7 +193,9 @@ extension Row {
   ) throws -> Value {
     let index = try checkedIndex(index)
     if let sqliteStatement = _sqliteStatement {
-      if let value = Value._fromLiveColumn(sqliteStatement, CInt(truncatingIfNeeded: index)) { return value }
+      if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(truncatingIfNeeded: index)) {
+        return value
+      }
     } else if let value = Value.fromDatabaseValue(_values.unsafelyUnwrapped[index]) {
       return value
     }
@@ -213,11 +215,17 @@ extension Row {
   }
 
   /// The value in the leftmost column named `columnName` (case-insensitive);
-  /// throws if there is no such column or the value can not be converted.
+  /// throws if the value can not be converted, or if there is no such column
+  /// (an optional `Value` is then nil).
   public func decode<Value: DatabaseValueConvertible>(
     _ type: Value.Type = Value.self, forColumn columnName: String
   ) throws -> Value {
-    try decode(Value.self, atIndex: try checkedIndex(forColumn: columnName))
+    guard let index = layout.index(of: columnName) else {
+      if let value = Value.fromMissingColumn() { return value }
+      throw RowDecodingError(
+        kind: .columnNotFound(columnName), column: columnName, row: description, sql: statementSQL)
+    }
+    return try decode(Value.self, atIndex: index)
   }
 
   /// The value in the leftmost column named `columnName`, read straight from the
@@ -226,7 +234,12 @@ extension Row {
   public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
     _ type: Value.Type = Value.self, forColumn columnName: String
   ) throws -> Value {
-    try decode(Value.self, atIndex: try checkedIndex(forColumn: columnName))
+    guard let index = layout.index(of: columnName) else {
+      if let value = Value.fromMissingColumn() { return value }
+      throw RowDecodingError(
+        kind: .columnNotFound(columnName), column: columnName, row: description, sql: statementSQL)
+    }
+    return try decode(Value.self, atIndex: index)
   }
 
   /// The value in the leftmost column named `columnName`, or nil if the value
@@ -254,20 +267,15 @@ extension Row {
     return Row.unwrapStorage(databaseValue(atUncheckedIndex: index))
   }
 
-  /// The value at `index`, or nil for NULL.
-  public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value? {
-    Row.trap { try decodeIfPresent(Value.self, atIndex: index) }
-  }
-
   /// The value at `index`. Stops the program if it can not be converted; use
-  /// ``decode(_:atIndex:)-5j76f`` to get an error instead.
-  @_disfavoredOverload
+  /// ``decode(_:atIndex:)-5j76f`` to get an error instead. Ask for an optional
+  /// when the value may be NULL: `let score: Int? = row[0]`.
   public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
     Row.trap { try decode(Value.self, atIndex: index) }
   }
 
-  /// The value at `index`, read straight from the statement.
-  @_disfavoredOverload
+  /// The value at `index`, read straight from the statement of a row that a
+  /// cursor is reading, with SQLite's conversions (see ``StatementColumnConvertible``).
   @inlinable
   public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
     // Inlinable so that the call site is specialized for `Value`: a live cursor
@@ -278,22 +286,15 @@ extension Row {
     return _decodeOrTrap(Value.self, atIndex: index)
   }
 
-  /// The value of the leftmost column named `columnName`, or nil for NULL or a
-  /// missing column.
-  public subscript<Value: DatabaseValueConvertible>(_ columnName: String) -> Value? {
-    Row.trap { try decodeIfPresent(Value.self, forColumn: columnName) }
-  }
-
   /// The value of the leftmost column named `columnName`. Stops the program if
-  /// there is no such column or the value can not be converted; use
+  /// the value can not be converted, or if there is no such column and `Value`
+  /// is not optional (an optional is then nil); use
   /// ``decode(_:forColumn:)-98ec7`` to get an error instead.
-  @_disfavoredOverload
   public subscript<Value: DatabaseValueConvertible>(_ columnName: String) -> Value {
     Row.trap { try decode(Value.self, forColumn: columnName) }
   }
 
   /// The value of the leftmost column named `columnName`, read straight from the statement.
-  @_disfavoredOverload
   @inlinable
   public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ columnName: String)
     -> Value
@@ -314,7 +315,7 @@ extension Row {
     // One unsigned compare rejects negative indexes (a missing column is -1) too.
     guard UInt(bitPattern: index) < UInt(bitPattern: _count) else { return nil }
     if let sqliteStatement = _sqliteStatement {
-      return Value._fromLiveColumn(sqliteStatement, CInt(truncatingIfNeeded: index))
+      return Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(truncatingIfNeeded: index))
     }
     return Value.fromDatabaseValue(_values.unsafelyUnwrapped[index])
   }
@@ -406,7 +407,8 @@ extension Row: Hashable {
 }
 
 extension Row: CustomStringConvertible, CustomDebugStringConvertible {
-  /// `[id:1 name:"Arthur" score:NULL]`
+  /// `[id:1 name:"Arthur" score:NULL]`: each column as `name:value`, values as
+  /// ``DatabaseValue/description`` prints them, as GRDB prints rows.
   public var description: String {
     "["
       + (0..<count).map { "\(layout.names[$0]):\(databaseValue(atUncheckedIndex: $0))" }.joined(
@@ -414,5 +416,33 @@ extension Row: CustomStringConvertible, CustomDebugStringConvertible {
       + "]"
   }
 
-  public var debugDescription: String { description }
+  /// The ``description`` of a plain row. A row of a request with included
+  /// associations prints as a tree, as GRDB prints it:
+  ///
+  ///     ▿ [id:1 title:"Foo"]
+  ///       unadapted: [id:1 title:"Foo" authorId:2 id:2 name:"Bob"]
+  ///       - author: [id:2 name:"Bob"]
+  ///       + reviews: 3 rows
+  ///
+  /// (the joined row it was cut from, its scopes by name, and its prefetched
+  /// rows by key).
+  public var debugDescription: String { debugDescription(level: 0) }
+
+  private func debugDescription(level: Int) -> String {
+    let unadapted = extras?.unadaptedRow.flatMap { $0 == self ? nil : $0 }
+    let scopes = (extras?.scopes ?? []).sorted { $0.0 < $1.0 }
+    let prefetched = (extras?.prefetchedRows ?? [:]).sorted { $0.key < $1.key }
+    if level == 0 && unadapted == nil && scopes.isEmpty && prefetched.isEmpty { return description }
+    let indent = String(repeating: "  ", count: level + 1)
+    var text = level == 0 ? "▿ " + description : description
+    if level == 0, let unadapted { text += "\n" + indent + "unadapted: " + unadapted.description }
+    for (name, scope) in scopes {
+      text += "\n" + indent + "- " + name + ": " + scope.debugDescription(level: level + 1)
+    }
+    for (key, rows) in prefetched {
+      text +=
+        "\n" + indent + "+ " + key + ": " + (rows.count <= 1 ? "\(rows.count) row" : "\(rows.count) rows")
+    }
+    return text
+  }
 }

@@ -19,19 +19,44 @@ public struct RowDecodingError: Error, Sendable, CustomStringConvertible {
   public let row: String
   /// The SQL that produced the row, when known.
   public let sql: String?
+  /// The index of the column involved, when known.
+  let index: Int?
 
+  init(kind: Kind, column: String?, row: String, sql: String?) {
+    self.init(kind: kind, column: column, index: nil, row: row, sql: sql)
+  }
+
+  init(kind: Kind, column: String?, index: Int?, row: String, sql: String?) {
+    self.kind = kind
+    self.column = column
+    self.index = index
+    self.row = row
+    self.sql = sql
+  }
+
+  /// GRDB's format: what failed, then where ("column", "column index",
+  /// "row", "sql"):
+  ///
+  ///     could not decode Int from database value "foo" - column: "score",
+  ///     column index: 1, row: [name:"Arthur" score:"foo"], sql: `SELECT …`
+  ///
+  /// GRDB also prints the statement arguments; Sealite leaves them out, as
+  /// arguments may hold personal or secret data.
   public var description: String {
-    var text: String
+    var chunks: [String] = []
+    let summary: String
     switch kind {
     case .columnNotFound(let name):
-      text = "no column named \"\(name)\" in row \(row)"
+      summary = "column not found: \(String(reflecting: name))"
     case .indexOutOfRange(let index):
-      text = "column index \(index) is out of range in row \(row)"
+      summary = "row index out of range: \(index)"
     case .valueMismatch(let type, let value):
-      let place = column.map { "column \"\($0)\"" } ?? "column"
-      text = "could not decode \(type) from \(value.storageClassName) \(value) in \(place) of row \(row)"
+      summary = "could not decode \(type) from database value \(value)"
+      if let column { chunks.append("column: \(String(reflecting: column))") }
+      if let index { chunks.append("column index: \(index)") }
     }
-    if let sql { text += " - sql: `\(sql)`" }
-    return text
+    chunks.append("row: \(row)")
+    if let sql { chunks.append("sql: `\(sql)`") }
+    return summary + " - " + chunks.joined(separator: ", ")
   }
 }

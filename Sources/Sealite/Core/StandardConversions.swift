@@ -1,47 +1,64 @@
 import CSQLCipher
 import Foundation
 
-/// The standard types: their `init?(sqliteStatement:index:)` checks the column
-/// type itself, NULL included, so a live row reads them with a single type check.
+/// The standard types read a column with one lookup (`sqlite3_column_value`),
+/// where the default ``StatementColumnConvertible/fromStatement(_:atUncheckedIndex:)``
+/// asks for the column's type, then for its value: the same conversion, with
+/// one call less per value read.
 @usableFromInline
-protocol SelfCheckingColumnConvertible: StatementColumnConvertible {}
+protocol SingleLookupColumnConvertible: StatementColumnConvertible {
+  /// Converts a column value known not to be NULL, with SQLite's conversions.
+  static func _fromColumnValue(_ column: OpaquePointer) -> Self?
+}
 
-extension SelfCheckingColumnConvertible {
+extension SingleLookupColumnConvertible {
   @inlinable
-  public static func _fromLiveColumn(_ sqliteStatement: SQLiteStatement, _ index: CInt) -> Self? {
-    Self(sqliteStatement: sqliteStatement, index: index)
+  @inline(__always)
+  public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self?
+  {
+    guard let column = sqlite3_column_value(sqliteStatement, index),
+      sqlite3_value_type(column) != SQLITE_NULL
+    else { return nil }
+    return _fromColumnValue(column)
+  }
+
+  @inlinable
+  @inline(__always)
+  public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+    guard let column = sqlite3_column_value(sqliteStatement, index), let value = Self._fromColumnValue(column)
+    else { return nil }
+    self = value
   }
 }
 
-// Integers: stored as SQLite INTEGER. Reading a value that does not fit the
-// requested width (or a REAL with a fractional part) fails instead of wrapping.
+// Integers: stored as SQLite INTEGER. The fast path takes SQLite's integer
+// conversion (a REAL is truncated, a text reads its leading number, a blob is
+// 0); a database value converts from INTEGER, and from a REAL in Int64's range
+// (truncated). Either fails when the value does not fit the requested width.
 
-extension Int64: DatabaseValueConvertible, SelfCheckingColumnConvertible {
+extension Int64: DatabaseValueConvertible, SingleLookupColumnConvertible {
   public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self)) }
   @inlinable
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int64? {
     switch dbValue.storage {
     case .int64(let value): return value
-    case .double(let value): return Int64(exactly: value)
+    case .double(let value):
+      // NaN fails both comparisons.
+      guard value >= -9_223_372_036_854_775_808.0, value < 9_223_372_036_854_775_808.0 else { return nil }
+      return Int64(value)
     default: return nil
     }
   }
   @inlinable
-  public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-    let column = sqlite3_column_value(sqliteStatement, index)
-    switch sqlite3_value_type(column) {
-    case SQLITE_INTEGER: self = sqlite3_value_int64(column)
-    case SQLITE_FLOAT:
-      guard let value = Int64(exactly: sqlite3_value_double(column)) else { return nil }
-      self = value
-    default: return nil
-    }
+  @inline(__always)
+  static func _fromColumnValue(_ column: OpaquePointer) -> Int64? {
+    sqlite3_value_int64(column)
   }
 }
 
 /// Shared implementation for every fixed-width integer other than Int64.
 @usableFromInline
-protocol DatabaseInteger: FixedWidthInteger, DatabaseValueConvertible, SelfCheckingColumnConvertible {}
+protocol DatabaseInteger: FixedWidthInteger, DatabaseValueConvertible, SingleLookupColumnConvertible {}
 
 extension DatabaseInteger {
   public var databaseValue: DatabaseValue {
@@ -63,10 +80,9 @@ extension DatabaseInteger {
     Int64.fromDatabaseValue(dbValue).flatMap { Self(exactly: $0) }
   }
   @inlinable
-  public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-    guard let wide = Int64(sqliteStatement: sqliteStatement, index: index), let value = Self(exactly: wide)
-    else { return nil }
-    self = value
+  @inline(__always)
+  static func _fromColumnValue(_ column: OpaquePointer) -> Self? {
+    Self(exactly: sqlite3_value_int64(column))
   }
 }
 
@@ -80,8 +96,10 @@ extension UInt16: DatabaseInteger, CheckedDatabaseValueConvertible {}
 extension UInt32: DatabaseInteger, CheckedDatabaseValueConvertible {}
 extension UInt64: DatabaseInteger, CheckedDatabaseValueConvertible {}
 
-extension Bool: DatabaseValueConvertible, SelfCheckingColumnConvertible {
+extension Bool: DatabaseValueConvertible, SingleLookupColumnConvertible {
   public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self ? 1 : 0)) }
+  /// Booleans read from INTEGER and REAL only (0 is false): SQLite's own
+  /// reading of texts as booleans ('1english' is true) is not followed.
   @inlinable
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Bool? {
     switch dbValue.storage {
@@ -91,17 +109,13 @@ extension Bool: DatabaseValueConvertible, SelfCheckingColumnConvertible {
     }
   }
   @inlinable
-  public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-    let column = sqlite3_column_value(sqliteStatement, index)
-    switch sqlite3_value_type(column) {
-    case SQLITE_INTEGER: self = sqlite3_value_int64(column) != 0
-    case SQLITE_FLOAT: self = sqlite3_value_double(column) != 0
-    default: return nil
-    }
+  @inline(__always)
+  static func _fromColumnValue(_ column: OpaquePointer) -> Bool? {
+    sqlite3_value_int64(column) != 0
   }
 }
 
-extension Double: DatabaseValueConvertible, SelfCheckingColumnConvertible {
+extension Double: DatabaseValueConvertible, SingleLookupColumnConvertible {
   public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(self)) }
   @inlinable
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Double? {
@@ -112,43 +126,45 @@ extension Double: DatabaseValueConvertible, SelfCheckingColumnConvertible {
     }
   }
   @inlinable
-  public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-    let column = sqlite3_column_value(sqliteStatement, index)
-    switch sqlite3_value_type(column) {
-    case SQLITE_INTEGER, SQLITE_FLOAT: self = sqlite3_value_double(column)
-    default: return nil
-    }
+  @inline(__always)
+  static func _fromColumnValue(_ column: OpaquePointer) -> Double? {
+    sqlite3_value_double(column)
   }
 }
 
-extension Float: DatabaseValueConvertible, SelfCheckingColumnConvertible {
+extension Float: DatabaseValueConvertible, SingleLookupColumnConvertible {
   public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(Double(self))) }
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Float? {
     Double.fromDatabaseValue(dbValue).map { Float($0) }
   }
   @inlinable
-  public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-    guard let value = Double(sqliteStatement: sqliteStatement, index: index) else { return nil }
-    self = Float(value)
+  @inline(__always)
+  static func _fromColumnValue(_ column: OpaquePointer) -> Float? {
+    Float(sqlite3_value_double(column))
   }
 }
 
-extension String: DatabaseValueConvertible, SelfCheckingColumnConvertible {
+extension String: DatabaseValueConvertible, SingleLookupColumnConvertible {
   public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(self)) }
+  /// Texts read as they are, and blobs that are valid UTF-8 as their text, as
+  /// SQLite converts them.
   @inlinable
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> String? {
-    if case .string(let value) = dbValue.storage { return value }
-    return nil
+    switch dbValue.storage {
+    case .string(let value): return value
+    case .blob(let data): return String(data: data, encoding: .utf8)
+    default: return nil
+    }
   }
+  /// Any value reads as SQLite's text of it: `1` as "1", `1.5` as "1.5".
   @inlinable
-  public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-    let column = sqlite3_column_value(sqliteStatement, index)
-    guard sqlite3_value_type(column) == SQLITE_TEXT else { return nil }
-    self = readText(column)
+  @inline(__always)
+  static func _fromColumnValue(_ column: OpaquePointer) -> String? {
+    readText(column)
   }
 }
 
-extension Data: DatabaseValueConvertible, SelfCheckingColumnConvertible {
+extension Data: DatabaseValueConvertible, SingleLookupColumnConvertible {
   public var databaseValue: DatabaseValue { DatabaseValue(storage: .blob(self)) }
   /// Blobs read as they are; texts read as their UTF-8 bytes.
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Data? {
@@ -158,12 +174,10 @@ extension Data: DatabaseValueConvertible, SelfCheckingColumnConvertible {
     default: return nil
     }
   }
-  public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-    let column = sqlite3_column_value(sqliteStatement, index)
-    switch sqlite3_value_type(column) {
-    case SQLITE_BLOB, SQLITE_TEXT: self = readBlob(column)
-    default: return nil
-    }
+  /// Any value reads as SQLite's bytes of it: a number as the bytes of its text.
+  @usableFromInline
+  static func _fromColumnValue(_ column: OpaquePointer) -> Data? {
+    readBlob(column)
   }
 }
 
@@ -181,6 +195,26 @@ extension UUID: DatabaseValueConvertible {
       return UUID(uuid: value)
     case .string(let string):
       return UUID(uuidString: string)
+    default:
+      return nil
+    }
+  }
+}
+
+extension UUID: SingleLookupColumnConvertible {
+  /// Reads texts in the canonical UUID format and 16-byte blobs.
+  @usableFromInline
+  static func _fromColumnValue(_ column: OpaquePointer) -> UUID? {
+    switch sqlite3_value_type(column) {
+    case SQLITE_TEXT:
+      return UUID(uuidString: readText(column))
+    case SQLITE_BLOB:
+      guard sqlite3_value_bytes(column) == 16, let bytes = sqlite3_value_blob(column) else { return nil }
+      var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+      withUnsafeMutableBytes(of: &value) {
+        $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: 16))
+      }
+      return UUID(uuid: value)
     default:
       return nil
     }

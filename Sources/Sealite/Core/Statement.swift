@@ -20,12 +20,17 @@ public final class Statement {
   /// The column names and their lookup table, shared with every row copied from
   /// this statement.
   let layout: RowLayout
-  /// The arguments last bound.
+  /// The arguments last bound. Setting them binds them, and stops the program
+  /// if they do not fit the statement, as GRDB does (``setArguments(_:)``
+  /// throws instead; see Statement+Arguments.swift).
   public var arguments: StatementArguments {
-    switch boundArguments {
-    case .converted(let arguments): return arguments
-    case .positional(let values): return StatementArguments(values)
+    get {
+      switch boundArguments {
+      case .converted(let arguments): return arguments
+      case .positional(let values): return StatementArguments(values)
+      }
     }
+    set { setArgumentsOrTrap(newValue) }
   }
   /// The arguments last bound, as given: values bound straight from an array
   /// are converted to ``StatementArguments`` only when asked for.
@@ -59,9 +64,8 @@ public final class Statement {
     let parameterCount = Int(sqlite3_bind_parameter_count(sqliteStatement))
     parameterNames = (0..<parameterCount).map { index in
       guard let cName = sqlite3_bind_parameter_name(sqliteStatement, CInt(index + 1)) else { return nil }
-      let name = String(cString: cName)
-      guard let first = name.first, first != "?" else { return nil }
-      return String(name.dropFirst())
+      // `:name`, `$name`, `@name` and `?NNN` (named "NNN", as GRDB names it).
+      return String(String(cString: cName).dropFirst())
     }
     if sqlite3_stmt_readonly(sqliteStatement) != 0 {
       mayChangeSchema = false
@@ -276,85 +280,3 @@ extension Statement: CustomStringConvertible {
 
 /// SQLite copies bound texts and blobs when given this destructor.
 let sqliteTransient = unsafeBitCast(Int(-1), to: sqlite3_destructor_type.self)
-
-/// Hands out argument values to one or several statements in order: positional
-/// values are consumed left to right, named values by name.
-struct ArgumentConsumer {
-  let arguments: StatementArguments
-  private var positionalIndex = 0
-  private var usedNames: Set<String> = []
-
-  init(_ arguments: StatementArguments) {
-    self.arguments = arguments
-  }
-
-  mutating func values(for statement: Statement) throws -> [DatabaseValue] {
-    if let failure = arguments.conversionFailure {
-      throw DatabaseError.misuse("invalid statement arguments: \(failure)", sql: statement.sql)
-    }
-    var result: [DatabaseValue] = []
-    result.reserveCapacity(statement.parameterNames.count)
-    var missing: [String] = []
-    var missingPositional = 0
-    for name in statement.parameterNames {
-      if let name {
-        if let value = arguments.namedValues[name] {
-          usedNames.insert(name)
-          result.append(value)
-          continue
-        }
-        if arguments.namedValues.isEmpty, positionalIndex < arguments.values.count {
-          result.append(arguments.values[positionalIndex])
-          positionalIndex += 1
-          continue
-        }
-        missing.append(name)
-        result.append(.null)
-      } else if positionalIndex < arguments.values.count {
-        result.append(arguments.values[positionalIndex])
-        positionalIndex += 1
-      } else {
-        missingPositional += 1
-        result.append(.null)
-      }
-    }
-    if !missing.isEmpty {
-      throw DatabaseError.misuse(
-        "missing statement argument(s): \(missing.map { ":" + $0 }.joined(separator: ", "))",
-        sql: statement.sql)
-    }
-    if missingPositional > 0 {
-      throw DatabaseError.misuse(
-        "wrong number of statement arguments: the statement has \(statement.parameterNames.count) parameter(s), "
-          + "\(arguments.values.count) value(s) given",
-        sql: statement.sql)
-    }
-    return result
-  }
-
-  mutating func uncheckedValues(for statement: Statement) -> [DatabaseValue] {
-    statement.parameterNames.map { name in
-      if let name, let value = arguments.namedValues[name] { return value }
-      if positionalIndex < arguments.values.count {
-        defer { positionalIndex += 1 }
-        return arguments.values[positionalIndex]
-      }
-      return .null
-    }
-  }
-
-  func checkFullyConsumed(statement: Statement?) throws {
-    if positionalIndex < arguments.values.count {
-      throw DatabaseError.misuse(
-        "wrong number of statement arguments: \(arguments.values.count) value(s) given, "
-          + "\(positionalIndex) used",
-        sql: statement?.sql)
-    }
-    let unknown = Set(arguments.namedValues.keys).subtracting(usedNames)
-    if !unknown.isEmpty {
-      throw DatabaseError.misuse(
-        "unknown statement argument name(s): \(unknown.sorted().map { ":" + $0 }.joined(separator: ", "))",
-        sql: statement?.sql)
-    }
-  }
-}

@@ -5,8 +5,9 @@
 ///     try db.execute(sql: "INSERT INTO player (name, score) VALUES (:name, :score)",
 ///                    arguments: ["name": "Arthur", "score": 1000])
 ///
-/// A wrong count of positional values, or a missing or unknown name, is an error
-/// thrown before the statement runs.
+/// A named parameter missing from the named values takes the next positional
+/// value; named values no parameter uses are ignored. A missing value, or a
+/// positional value left unused, is an error thrown before the statement runs.
 public struct StatementArguments: Hashable, Sendable {
   /// Positional values.
   public var values: [DatabaseValue]
@@ -102,29 +103,37 @@ public struct StatementArguments: Hashable, Sendable {
     return dbValue
   }
 
-  /// Appends the positional values and merges the named values of `other`;
-  /// a name present in both is an error when the arguments are bound.
-  public mutating func append(contentsOf other: StatementArguments) {
+  /// Appends the positional values and merges the named values of `other`,
+  /// whose named values replace those of the same name. Returns the replaced
+  /// values, by name.
+  @discardableResult
+  public mutating func append(contentsOf other: StatementArguments) -> [String: DatabaseValue] {
+    var replacedValues: [String: DatabaseValue] = [:]
     values += other.values
     for (name, value) in other.namedValues {
-      if namedValues[name] != nil {
-        conversionFailure = conversionFailure ?? "statement argument \(name) is given twice"
-      }
-      namedValues[name] = value
+      if let replaced = namedValues.updateValue(value, forKey: name) { replacedValues[name] = replaced }
     }
     conversionFailure = conversionFailure ?? other.conversionFailure
+    return replacedValues
   }
 
-  /// Concatenates two argument lists.
+  /// Concatenates two argument lists; a name present in both is an error when
+  /// the arguments are bound (GRDB stops the program).
   public static func + (lhs: StatementArguments, rhs: StatementArguments) -> StatementArguments {
     var result = lhs
-    result.append(contentsOf: rhs)
+    result += rhs
     return result
   }
 
-  /// Appends arguments.
+  /// Appends arguments; a name present in both is an error when the arguments
+  /// are bound (GRDB stops the program).
   public static func += (lhs: inout StatementArguments, rhs: StatementArguments) {
-    lhs.append(contentsOf: rhs)
+    let replacedValues = lhs.append(contentsOf: rhs)
+    if !replacedValues.isEmpty {
+      lhs.conversionFailure =
+        lhs.conversionFailure
+        ?? "already defined statement argument: \(replacedValues.keys.sorted().joined(separator: ", "))"
+    }
   }
 
   /// Concatenates two argument lists; named values of `rhs` win over those of `lhs`.
@@ -167,10 +176,10 @@ extension StatementArguments: ExpressibleByDictionaryLiteral {
 
 extension StatementArguments: CustomStringConvertible {
   public var description: String {
+    // Named values first, then positional ones, as GRDB prints them (names
+    // sorted, where GRDB follows the dictionary's order).
     let positional = values.map { $0.description }
     let named = namedValues.sorted { $0.key < $1.key }.map { "\(String(reflecting: $0.key)): \($0.value)" }
-    if named.isEmpty { return "[" + positional.joined(separator: ", ") + "]" }
-    if positional.isEmpty { return "[" + named.joined(separator: ", ") + "]" }
-    return "[" + (positional + named).joined(separator: ", ") + "]"
+    return "[" + (named + positional).joined(separator: ", ") + "]"
   }
 }

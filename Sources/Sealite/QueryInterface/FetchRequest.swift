@@ -141,6 +141,19 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementCol
   public func fetchAll(_ db: Database) throws -> [RowDecoder] {
     try RowDecoder.fetchAll(db, self)
   }
+
+  /// The first fetched value, read straight from SQLite, or nil if there is
+  /// none or it is NULL.
+  public func fetchOne(_ db: Database) throws -> RowDecoder? {
+    try RowDecoder.fetchOne(db, self)
+  }
+}
+
+extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementColumnConvertible & Hashable {
+  /// The distinct fetched values, read straight from SQLite.
+  public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
+    try RowDecoder.fetchSet(db, self)
+  }
 }
 
 extension DatabaseValueConvertible {
@@ -180,5 +193,17 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
   /// All values of a request's first column, read straight from SQLite.
   public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
     try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+  }
+
+  /// The value of the first row of a request, read straight from SQLite, or nil.
+  public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
+    try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+  }
+}
+
+extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hashable {
+  /// The distinct values of a request's first column, read straight from SQLite.
+  public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
+    try fetchSet(request.makePreparedRequest(db, forSingleResult: false).statement)
   }
 }

@@ -135,7 +135,8 @@ struct ConfigurationTests {
     config.readonly = true
     let error = #expect(throws: DatabaseError.self) { try openWriter(pool: pool, path: path, config) }
     #expect(error?.resultCode == .SQLITE_CANTOPEN)
-    #expect(error?.message?.contains(path) == true)
+    #expect(error?.message == "unable to open database file")
+    #expect(error?.description.contains(path) == true)
     #expect(directory.fileNames().isEmpty)
   }
 

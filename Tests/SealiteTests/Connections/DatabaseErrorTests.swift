@@ -124,7 +124,7 @@ struct DatabaseErrorTests {
     let description = error.map(String.init(describing:)) ?? ""
     #expect(description.contains("UNIQUE constraint failed"))
     #expect(description.contains(insertSQL))
-    #expect(description.contains("<hidden>"))
+    #expect(!description.contains("with arguments"))
     #expect(!description.contains("987654"))
     #expect(!description.contains("ada@example.com"))
     // The arguments are still there for code that handles the error.
@@ -170,13 +170,13 @@ struct DatabaseErrorTests {
     }
     #expect(tooFew?.resultCode == .SQLITE_MISUSE)
     #expect(tooFew?.sql == insertSQL)
-    let unknownName = #expect(throws: DatabaseError.self) {
+    let missingName = #expect(throws: DatabaseError.self) {
       try writer.write { db in
-        try db.execute(sql: "UPDATE person SET age = :age", arguments: ["age": 1, "agee": 2])
+        try db.execute(sql: "UPDATE person SET age = :age", arguments: ["agee": 2])
       }
     }
-    #expect(unknownName?.resultCode == .SQLITE_MISUSE)
-    #expect(unknownName?.message?.contains("agee") == true)
+    #expect(missingName?.resultCode == .SQLITE_MISUSE)
+    #expect(missingName?.message == "missing statement argument: age")
     #expect(try writer.read { db in try Int.fetchOne(db, sql: "SELECT age FROM person") } == 36)
   }
 

@@ -82,7 +82,7 @@ private func expectError(
     return nil
   } catch let error as DatabaseError {
     #expect(error.resultCode == code, "\(error)", sourceLocation: sourceLocation)
-    #expect(error.message?.contains(words) == true, "\(error)", sourceLocation: sourceLocation)
+    #expect(error.description.contains(words), "\(error)", sourceLocation: sourceLocation)
     #expect(!error.description.contains(keyHex), sourceLocation: sourceLocation)
     return error
   } catch {
