@@ -27,6 +27,11 @@ final class OtherProcessesWatch: Sendable {
     var changeWithoutEntrySince: ContinuousClock.Instant?
     /// True once a check failed for good, and observers were told.
     var hasFailed = false
+    /// Whether the database is in WAL mode: set when its `-shm` file is seen,
+    /// cleared only when SQL says otherwise.
+    var isWAL = false
+    /// True while a lock-free read checks that the database still opens.
+    var isProbing = false
   }
 
   /// How long a change without journal entry waits for its entry.
@@ -53,10 +58,14 @@ final class OtherProcessesWatch: Sendable {
     db.attachments[ObjectIdentifier(OtherProcessesWatch.self)] as? OtherProcessesWatch
   }
 
-  /// True if the database is in WAL mode, as its files say: the `-shm` file
-  /// of a WAL database exists while a connection is open (as this one is).
+  /// True if the database is in WAL mode: its `-shm` file, which exists
+  /// while a connection of a WAL database is open (as this one is), was
+  /// seen, and no read said since that the journal mode changed.
   var isWAL: Bool {
-    CommitFingerprint.walIndexExists(databasePath: filePath)
+    if state.withLock({ $0.isWAL }) { return true }
+    guard CommitFingerprint.walIndexExists(databasePath: filePath) else { return false }
+    state.withLock { $0.isWAL = true }
+    return true
   }
 
   /// Starts watching other processes for the connection `db` of `writer`,
@@ -71,7 +80,13 @@ final class OtherProcessesWatch: Sendable {
     // The fingerprint first: a commit made while the baseline is read is
     // then seen by the first wake-up.
     let fingerprint = CommitFingerprint.read(databasePath: filePath)
-    if watch.isWAL { try watch.readBaseline(db) }
+    if watch.isWAL {
+      try watch.readBaseline(db)
+    } else {
+      // Opened now, while the key opens the database: a later failure to
+      // read through it is then the database's (another process rekeyed it).
+      _ = watch.lockFreeReader.isAvailable
+    }
     watch.state.withLock { $0.fingerprint = fingerprint }
     db.attachments[key] = watch
     let monitor = FileChangeMonitor(
@@ -158,6 +173,37 @@ final class OtherProcessesWatch: Sendable {
     return false
   }
 
+  /// With a rollback journal, after a change: reads the schema through the
+  /// lock-free reader, off the writer's queue, so that a database rekeyed by
+  /// another process is reported to observers (its pages no longer open with
+  /// this connection's key) as it is in WAL mode.
+  private func probeWithoutLocks() {
+    let start = state.withLock { state -> Bool in
+      guard !state.isProbing, !state.hasFailed else { return false }
+      state.isProbing = true
+      return true
+    }
+    guard start else { return }
+    DispatchQueue.global().async { [weak self] in
+      guard let self else { return }
+      defer { state.withLock { $0.isProbing = false } }
+      do {
+        _ = try lockFreeReader.read(isCancelled: { [weak self] in self == nil || self!.writer.value == nil }) {
+          db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master")
+        }
+      } catch is LockFreeReader.Unavailable {
+        return
+      } catch {
+        let report = state.withLock { state -> Bool in
+          defer { state.hasFailed = true }
+          return !state.hasFailed
+        }
+        guard report, let writer = writer.value else { return }
+        writer.async { db in db.observationBroker.notifyExternalWatchFailure(error) }
+      }
+    }
+  }
+
   /// Compares `data_version` with the last one seen, and tells observers of
   /// what other connections committed since.
   private func check(_ db: Database) {
@@ -166,6 +212,7 @@ final class OtherProcessesWatch: Sendable {
       // A rollback journal: any read would take a shared lock. No SQL, and
       // every observation refreshes (with reads that take no lock either).
       db.observationBroker.notifyChanges(in: .fullDatabase, tableNames: nil, external: true)
+      probeWithoutLocks()
       return
     }
     // Inside a transaction left open, the connection sees no other commit:
@@ -192,6 +239,9 @@ final class OtherProcessesWatch: Sendable {
             missesCommits = true
           }
           lastEntryByWriter[entry.writer] = (entry.id, entry.writerVersion)
+        }
+        if try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() != "wal" {
+          state.withLock { $0.isWAL = false }
         }
         return (try currentDataVersion(db), exists, entries, missesCommits)
       }
