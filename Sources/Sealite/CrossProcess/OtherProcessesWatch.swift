@@ -188,7 +188,8 @@ final class OtherProcessesWatch: Sendable {
       guard let self else { return }
       defer { state.withLock { $0.isProbing = false } }
       do {
-        _ = try lockFreeReader.read(isCancelled: { [weak self] in self == nil || self!.writer.value == nil }) {
+        _ = try lockFreeReader.read(isCancelled: { [weak self] in self == nil || self!.writer.value == nil })
+        {
           db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master")
         }
       } catch is LockFreeReader.Unavailable {

@@ -19,7 +19,9 @@ private struct TwoQueues {
   }
 
   /// Observes `SELECT COUNT(*) FROM t` on the observed queue.
-  func observeCount() -> (values: Locked<[Int]>, errors: Locked<[any Error]>, cancellable: AnyDatabaseCancellable) {
+  func observeCount() -> (
+    values: Locked<[Int]>, errors: Locked<[any Error]>, cancellable: AnyDatabaseCancellable
+  ) {
     let values = Locked<[Int]>([])
     let errors = Locked<[any Error]>([])
     let cancellable = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! }
@@ -56,7 +58,9 @@ struct RollbackJournalObservationTests {
   )
   func observerNeverBreaksAWriter() async throws {
     let queues = try TwoQueues(observesOtherProcesses: true)
-    #expect(try await queues.observed.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "delete")
+    #expect(
+      try await queues.observed.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "delete"
+    )
     let (values, errors, cancellable) = queues.observeCount()
     defer { cancellable.cancel() }
     #expect(await eventually { values.value == [0] })

@@ -68,13 +68,16 @@ extension ObservationTests {
     }
 
     @Test(
-      "on a DatabaseQueue, a commit that leaves the value unchanged delivers it again, unless removeDuplicates()")
+      "on a DatabaseQueue, a commit that leaves the value unchanged delivers it again, unless removeDuplicates()"
+    )
     func queueRemoveDuplicates() async throws {
       let dbQueue = try DatabaseQueue()
       try await dbQueue.write { db in try db.execute(sql: observationSchema) }
       let all = ValueRecorder<Int>()
       let distinct = ValueRecorder<Int>()
-      let cancellables = [all.start(playerCount, in: dbQueue), distinct.start(playerCount.removeDuplicates(), in: dbQueue)]
+      let cancellables = [
+        all.start(playerCount, in: dbQueue), distinct.start(playerCount.removeDuplicates(), in: dbQueue),
+      ]
       #expect(await eventually { all.values.value == [0] && distinct.values.value == [0] })
       try await dbQueue.write { db in try insertPlayer(db, id: 1) }
       try await dbQueue.write { db in try db.execute(sql: "UPDATE player SET score = 1") }
