@@ -34,6 +34,8 @@ let watchCommand = Command(
   var config = Configuration()
   config.key = key
   config.cipher = try cipherSettings(path: path, key: key).cipher
+  // Watching other processes' commits is what this command is for.
+  config.observesOtherProcesses = true
   let ended = DispatchSemaphore(value: 0)
   let failure = Mutex<CommandError?>(nil)
   let seen = Mutex(0)

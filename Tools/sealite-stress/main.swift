@@ -101,6 +101,8 @@ func configuration(_ path: String) throws -> Configuration {
   try config.useKeyFromKeyring(for: KeyringDatabase(path: path))
   // Writers wait for each other; none may see SQLITE_BUSY.
   config.busyMode = .timeout(60)
+  // The readers observe the writer processes' commits.
+  config.observesOtherProcesses = true
   return config
 }
 

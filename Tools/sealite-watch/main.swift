@@ -101,6 +101,8 @@ func open(_ options: Options, key: DatabaseKey?) throws -> any DatabaseWriter {
   config.key = key
   config.busyMode = .timeout(30)
   config.publishesChangedTables = options.publishTables
+  // Observers of this tool exist to see the other processes' commits.
+  config.observesOtherProcesses = true
   config.observesOtherProcessesByPolling = options.polling
   if options.useQueue {
     config.journalMode = .wal

@@ -90,15 +90,43 @@ public struct Configuration: Sendable {
 
   /// Whether observations started on this queue or pool also see commits
   /// made by other processes (and by other queues or pools of this process)
-  /// to the same database file. Default true. Other processes are watched with
-  /// inotify, or by polling every 50 ms where inotify is unavailable or the
-  /// file lives on a network file system.
+  /// to the same database file. Default false: as in GRDB, an observation
+  /// sees only the commits of the queue or pool it was started in.
   ///
-  /// Each check is a short read transaction. In WAL mode (every
-  /// ``DatabasePool``) it never blocks a writer; with a rollback journal it
-  /// holds a shared lock for a moment, so writers in other processes should
-  /// then use a ``BusyMode/timeout(_:)``.
-  public var observesOtherProcesses = true
+  /// When true, the first observation started on the queue or pool starts a
+  /// watch of the database file, which costs, for as long as the queue or
+  /// pool is open:
+  ///
+  /// - One thread, blocked in `poll()` on an inotify descriptor that watches
+  ///   the database's directory (or waking every 50 ms where inotify is
+  ///   unavailable, on network and FUSE file systems, or with
+  ///   ``observesOtherProcessesByPolling``).
+  /// - After each write to the database, `-wal` or `-journal` file (and at
+  ///   least once a second), two `pread` calls: the first 100 bytes of the
+  ///   database file and the first 48 bytes of the `-shm` file. They take no
+  ///   lock. Every commit with a rollback journal rewrites page 1 (its
+  ///   ciphertext changes with its fresh IV; in plaintext, its file change
+  ///   counter), and every commit in WAL mode rewrites the `-shm` header,
+  ///   so bytes that did not change mean that nothing was committed.
+  /// - When those bytes changed, in WAL mode: one short read transaction on
+  ///   the writer connection (`PRAGMA data_version`, and the change journal
+  ///   of ``publishesChangedTables``), which never blocks a writer in WAL
+  ///   mode. With a rollback journal, no SQL at all: every observation of
+  ///   the queue is told that the whole database may have changed.
+  /// - Then the fetch of each observation told of the change. With a rollback
+  ///   journal, those fetches read without taking any lock (a read-only
+  ///   connection opened with `nolock=1`, one per observed queue), and keep
+  ///   a value only if page 1 and the journal say that no commit ran
+  ///   meanwhile (otherwise they fetch again): a lock taken there would make
+  ///   another connection's commit fail with `SQLITE_BUSY` when it does not
+  ///   wait for locks (the default ``BusyMode/immediateError``). That costs
+  ///   one more connection (its key derivation, once), and a fetch retried
+  ///   while another connection keeps committing.
+  ///
+  /// With a rollback journal, the watch can not tell this queue's commits
+  /// from the others': each of them also refreshes its observations once
+  /// more (an equal value is not delivered again).
+  public var observesOtherProcesses = false
 
   /// Table precision for observers in other processes. When true, each
   /// transaction this writer commits also records, in the same transaction

@@ -4,11 +4,20 @@ import Foundation
 /// connection, and tells that connection's observers.
 ///
 /// A ``FileChangeMonitor`` wakes it when the database, `-wal` or `-journal`
-/// file is written; `PRAGMA data_version`, read on the writer connection, is
-/// the truth (it changes exactly when another connection committed). The
-/// change journal, when writers publish it, names the changed tables.
+/// file is written. It then reads the ``CommitFingerprint`` of the files,
+/// without any lock: when it did not change, nothing was committed, and the
+/// watch stops there. Otherwise, in WAL mode, `PRAGMA data_version`, read on
+/// the writer connection, is the truth (it changes exactly when another
+/// connection committed), and the change journal, when writers publish it,
+/// names the changed tables: WAL readers never block a writer. With a
+/// rollback journal, any read takes a shared lock, which makes the commit of
+/// a writer that does not wait for locks fail: the watch reads nothing, and
+/// tells every observer that the whole database may have changed.
 final class OtherProcessesWatch: Sendable {
   private struct State {
+    /// The fingerprint of the last check, or nil when the next wake-up must
+    /// check whatever the files say (the last check could not conclude).
+    var fingerprint: CommitFingerprint?
     var dataVersion: Int64?
     var lastJournalID: Int64 = 0
     var isCheckQueued = false
@@ -18,6 +27,11 @@ final class OtherProcessesWatch: Sendable {
     var changeWithoutEntrySince: ContinuousClock.Instant?
     /// True once a check failed for good, and observers were told.
     var hasFailed = false
+    /// Whether the database is in WAL mode: set when its `-shm` file is seen,
+    /// cleared only when SQL says otherwise.
+    var isWAL = false
+    /// True while a lock-free read checks that the database still opens.
+    var isProbing = false
   }
 
   /// How long a change without journal entry waits for its entry.
@@ -26,10 +40,32 @@ final class OtherProcessesWatch: Sendable {
   private let state = Locked(State())
   private let writer: WeakReference<SerializedDatabase>
   private let monitor = Locked<FileChangeMonitor?>(nil)
+  /// The database file.
+  let filePath: String
+  /// The reads of observations refreshed by other connections' commits to a
+  /// rollback-journal database.
+  let lockFreeReader: LockFreeReader
 
-  private init(writer: SerializedDatabase) {
+  private init(writer: SerializedDatabase, filePath: String, configuration: Configuration) {
     self.writer = WeakReference()
     self.writer.value = writer
+    self.filePath = filePath
+    lockFreeReader = LockFreeReader(filePath: filePath, configuration: configuration)
+  }
+
+  /// The watch of `db`, if one was started.
+  static func current(in db: Database) -> OtherProcessesWatch? {
+    db.attachments[ObjectIdentifier(OtherProcessesWatch.self)] as? OtherProcessesWatch
+  }
+
+  /// True if the database is in WAL mode: its `-shm` file, which exists
+  /// while a connection of a WAL database is open (as this one is), was
+  /// seen, and no read said since that the journal mode changed.
+  var isWAL: Bool {
+    if state.withLock({ $0.isWAL }) { return true }
+    guard CommitFingerprint.walIndexExists(databasePath: filePath) else { return false }
+    state.withLock { $0.isWAL = true }
+    return true
   }
 
   /// Starts watching other processes for the connection `db` of `writer`,
@@ -40,12 +76,22 @@ final class OtherProcessesWatch: Sendable {
     guard db.attachments[key] == nil, db.configuration.observesOtherProcesses,
       let filePath = databaseFilePath(db.path)
     else { return }
-    let watch = OtherProcessesWatch(writer: writer)
-    try watch.readBaseline(db)
+    let watch = OtherProcessesWatch(writer: writer, filePath: filePath, configuration: db.configuration)
+    // The fingerprint first: a commit made while the baseline is read is
+    // then seen by the first wake-up.
+    let fingerprint = CommitFingerprint.read(databasePath: filePath)
+    if watch.isWAL {
+      try watch.readBaseline(db)
+    } else {
+      // Opened now, while the key opens the database: a later failure to
+      // read through it is then the database's (another process rekeyed it).
+      _ = watch.lockFreeReader.isAvailable
+    }
+    watch.state.withLock { $0.fingerprint = fingerprint }
     db.attachments[key] = watch
     let monitor = FileChangeMonitor(
       databasePath: filePath, forcePolling: db.configuration.observesOtherProcessesByPolling,
-      handler: { [weak watch] in watch?.scheduleCheck() })
+      handler: { [weak watch] in watch?.filesMayHaveChanged() })
     watch.monitor.withLock { $0 = monitor }
     monitor.start()
   }
@@ -80,6 +126,22 @@ final class OtherProcessesWatch: Sendable {
     try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0
   }
 
+  /// On the monitor's thread: compares the fingerprint of the files with the
+  /// last one, without any lock, and checks only if it changed.
+  private func filesMayHaveChanged() {
+    let fingerprint = CommitFingerprint.read(databasePath: filePath)
+    let changed = state.withLock { state -> Bool in
+      defer { state.fingerprint = fingerprint }
+      return state.fingerprint != fingerprint
+    }
+    if changed { scheduleCheck() }
+  }
+
+  /// Makes the next wake-up check, whatever the fingerprint says.
+  private func checkAgainLater() {
+    state.withLock { $0.fingerprint = nil }
+  }
+
   /// Queues one check on the writer's queue (checks already queued and not
   /// started absorb this one).
   private func scheduleCheck() {
@@ -111,12 +173,55 @@ final class OtherProcessesWatch: Sendable {
     return false
   }
 
+  /// With a rollback journal, after a change: reads the schema through the
+  /// lock-free reader, off the writer's queue, so that a database rekeyed by
+  /// another process is reported to observers (its pages no longer open with
+  /// this connection's key) as it is in WAL mode.
+  private func probeWithoutLocks() {
+    let start = state.withLock { state -> Bool in
+      guard !state.isProbing, !state.hasFailed else { return false }
+      state.isProbing = true
+      return true
+    }
+    guard start else { return }
+    DispatchQueue.global().async { [weak self] in
+      guard let self else { return }
+      defer { state.withLock { $0.isProbing = false } }
+      do {
+        _ = try lockFreeReader.read(isCancelled: { [weak self] in self == nil || self!.writer.value == nil })
+        {
+          db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master")
+        }
+      } catch is LockFreeReader.Unavailable {
+        return
+      } catch {
+        let report = state.withLock { state -> Bool in
+          defer { state.hasFailed = true }
+          return !state.hasFailed
+        }
+        guard report, let writer = writer.value else { return }
+        writer.async { db in db.observationBroker.notifyExternalWatchFailure(error) }
+      }
+    }
+  }
+
   /// Compares `data_version` with the last one seen, and tells observers of
   /// what other connections committed since.
   private func check(_ db: Database) {
+    guard db.sqliteConnection != nil else { return }
+    guard isWAL else {
+      // A rollback journal: any read would take a shared lock. No SQL, and
+      // every observation refreshes (with reads that take no lock either).
+      db.observationBroker.notifyChanges(in: .fullDatabase, tableNames: nil, external: true)
+      probeWithoutLocks()
+      return
+    }
     // Inside a transaction left open, the connection sees no other commit:
     // a later wake-up (or the monitor's idle check) retries.
-    guard !db.isInsideTransaction, db.sqliteConnection != nil else { return }
+    guard !db.isInsideTransaction else {
+      checkAgainLater()
+      return
+    }
     let previous = state.withLock { ($0.dataVersion, $0.lastJournalID) }
     var lastEntryByWriter = state.withLock { $0.lastEntryByWriter }
     let found: (version: Int64, exists: Bool, entries: [ChangeJournal.Entry], missesCommits: Bool)
@@ -136,6 +241,9 @@ final class OtherProcessesWatch: Sendable {
           }
           lastEntryByWriter[entry.writer] = (entry.id, entry.writerVersion)
         }
+        if try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() != "wal" {
+          state.withLock { $0.isWAL = false }
+        }
         return (try currentDataVersion(db), exists, entries, missesCommits)
       }
     } catch let error as DatabaseError
@@ -143,6 +251,7 @@ final class OtherProcessesWatch: Sendable {
       || error.resultCode == .SQLITE_MISUSE
     {
       // Busy, or closed: the next wake-up retries.
+      checkAgainLater()
       return
     } catch {
       // Any other error stays: a database rekeyed by another process no longer

@@ -9,8 +9,8 @@
 ///     }
 ///
 /// Changes to `WITHOUT ROWID` tables, rows deleted by foreign key actions and
-/// writes made by triggers are all seen. Commits of other processes are seen
-/// too (see ``Configuration/observesOtherProcesses``).
+/// writes made by triggers are all seen. Commits of other connections and
+/// processes are seen only with ``Configuration/observesOtherProcesses``.
 public struct DatabaseRegionObservation: Sendable {
   private let regions: [any DatabaseRegionConvertible]
 
@@ -44,8 +44,8 @@ public struct DatabaseRegionObservation: Sendable {
         for convertible in regions { region.formUnion(try convertible.databaseRegion(db)) }
         observer.setRegion(region)
         db.add(transactionObserver: observer, extent: .observerLifetime)
+        _ = writer.startWatchingOtherProcesses(db)
       }
-      writer.observationDidStart()
     } catch {
       onError(error)
       return AnyDatabaseCancellable(cancel: {})

@@ -17,7 +17,9 @@ import Foundation
 /// The first value reflects every transaction committed before `start`
 /// returned; values never go back in time; changes are coalesced while a
 /// fetch runs. On a ``DatabasePool``, fetches run on reader connections, off
-/// the writer. Commits of other processes refresh the observation too.
+/// the writer. As in GRDB, only the commits of the queue or pool the
+/// observation was started in refresh it, unless
+/// ``Configuration/observesOtherProcesses`` says otherwise.
 public struct ValueObservation<Reducer: ValueReducer>: Sendable {
   var tracking: ValueObservationTracking
   var reducer: Reducer

@@ -5,6 +5,12 @@ import Foundation
 /// connection flags changes; fetches run one at a time (so values never go
 /// back in time, and changes made during a fetch are coalesced into the
 /// next one); values are delivered in fetch order.
+///
+/// When the fetches run on the writer connection (a ``DatabaseQueue``, or
+/// ``ValueObservation/requiresWriteAccess``), the first one runs in the same
+/// access that installs the observer, and each later one right after the
+/// commit that changed the region, in the same access: one value per commit,
+/// as GRDB delivers them. On a ``DatabasePool``, fetches run on readers.
 final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
   private struct State {
     var reducer: Reducer
@@ -21,13 +27,11 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     var lastValue: Reducer.Value?
     /// The value waiting for the delivery queue, when deliveries coalesce.
     var pendingDelivery: Reducer.Value?
-    /// Until `start` returns, a change may have come after the first fetch
-    /// took its snapshot: that fetch is then done again before any value is
-    /// delivered, so that the first value reflects every commit made before
-    /// `start` returned.
-    var hasStartReturned = false
-    var changedBeforeStartReturned = false
     var hasProducedValue = false
+    /// The watch of other connections' commits, when the configuration asks
+    /// for one: with a rollback journal, the fetches they cause read without
+    /// locks, through it.
+    var watch: OtherProcessesWatch?
   }
 
   private let state: Locked<State>
@@ -40,6 +44,9 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
   private let onChange: @Sendable (Reducer.Value) -> Void
   private let observer: RegionObservationObserver
   private let events: ValueObservationEvents
+  /// Whether fetches run on the writer connection, right after the commits
+  /// that call for them (see the type's documentation).
+  private let fetchesOnWriter: Bool
 
   init(
     observation: ValueObservation<Reducer>, reader: any DatabaseReader, scheduler: ValueObservationScheduler,
@@ -53,11 +60,14 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     self.onError = onError
     self.onChange = onChange
     self.events = observation.events
+    fetchesOnWriter =
+      writer != nil && (observation.requiresWriteAccess || !(reader is DatabasePool))
+      && observation.coalescingInterval == nil
     state = Locked(State(reducer: observation.reducer))
     // The observer reaches the runtime weakly: the cancellable owns the runtime.
     let target = WeakReference<ValueObservationRuntime>()
     observer = RegionObservationObserver(
-      onChange: { _, onlyExternally in target.value?.databaseDidChange(external: onlyExternally) },
+      onChange: { db, onlyExternally in target.value?.databaseDidChange(db, external: onlyExternally) },
       onFailure: { error in target.value?.fail(error, synchronously: false) })
     target.value = self
   }
@@ -66,40 +76,77 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
 
   func start() {
     for event in events.willStart { event() }
-    if let writer {
-      do {
-        try writer.withWriterConnection { db in
-          switch observation.tracking {
-          case .regions(let regions):
-            var region = DatabaseRegion()
-            for convertible in regions { region.formUnion(try convertible.databaseRegion(db)) }
-            setRegion(region)
-          case .constantRegionRecordedFromSelection, .regionRecordedFromSelection:
-            // Until the first fetch tells the region, every change counts.
-            observer.setRegion(.fullDatabase)
-          }
-          db.add(transactionObserver: observer, extent: .observerLifetime)
+    // The first fetch belongs to the start: a change meanwhile waits for it.
+    state.withLock { $0.isFetching = true }
+    if scheduler.isImmediate {
+      startSynchronously()
+    } else {
+      startAsynchronously()
+    }
+  }
+
+  /// `.immediate`: the first value before `start` returns (waiting for the
+  /// writer, as GRDB does, when it must install the observer).
+  private func startSynchronously() {
+    do {
+      var value: Reducer.Value?
+      if let writer {
+        value = try writer.withWriterConnection { db in
+          try install(db)
+          return fetchesOnWriter ? try fetchOnWriter(db) : nil
         }
-        writer.observationDidStart()
+      }
+      if !fetchesOnWriter {
+        value = try reader.read { db in try reduce(fetch(db)) }
+      }
+      if let value { deliverNow(value) }
+    } catch {
+      fail(error, synchronously: true)
+      return
+    }
+    fetchDidEnd()
+  }
+
+  /// Asynchronous schedulers: `start` returns at once, without waiting for
+  /// the writer (the caller may be what keeps it busy). The observer is
+  /// installed in a later writer access, before the first fetch begins, so
+  /// that the first value reflects every commit made before `start` returned.
+  private func startAsynchronously() {
+    guard let writer else {
+      fetchAsynchronously()
+      return
+    }
+    writer.asyncWriteWithoutTransaction { [self] db in
+      guard !isCancelled else { return }
+      do {
+        try install(db)
       } catch {
-        fail(error, synchronously: scheduler.isImmediate)
+        fail(error, synchronously: false)
         return
+      }
+      if fetchesOnWriter {
+        fetchDidComplete(Result { try fetchOnWriter(db) })
+      } else {
+        fetchAsynchronously()
       }
     }
-    if scheduler.isImmediate {
-      state.withLock { $0.isFetching = true }
-      do {
-        let value = try fetchAndReduce(synchronously: true)
-        if let value { deliverNow(value) }
-      } catch {
-        fail(error, synchronously: true)
-        return
-      }
-      state.withLock { $0.hasStartReturned = true }
-      fetchDidEnd()
-    } else {
-      scheduleFetch()
-      state.withLock { $0.hasStartReturned = true }
+  }
+
+  /// On the writer connection: computes the region when it is given, adds
+  /// the transaction observer, and starts the watch of other connections.
+  private func install(_ db: Database) throws {
+    switch observation.tracking {
+    case .regions(let regions):
+      var region = DatabaseRegion()
+      for convertible in regions { region.formUnion(try convertible.databaseRegion(db)) }
+      setRegion(region)
+    case .constantRegionRecordedFromSelection, .regionRecordedFromSelection:
+      // Until the first fetch tells the region, every change counts.
+      observer.setRegion(.fullDatabase)
+    }
+    db.add(transactionObserver: observer, extent: .observerLifetime)
+    if let watch = writer?.startWatchingOtherProcesses(db) {
+      state.withLock { $0.watch = watch }
     }
   }
 
@@ -125,12 +172,13 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
 
   // MARK: - Changes and fetches
 
-  /// A transaction changed the region.
-  private func databaseDidChange(external: Bool) {
+  /// A transaction changed the region; `db` is the writer connection, right
+  /// after the commit.
+  private func databaseDidChange(_ db: Database, external: Bool) {
     let interval = observation.coalescingInterval
+    let lockFree = external && lockFreeReader() != nil
     let action = state.withLock { state -> Action in
       guard !state.isCancelled else { return .none }
-      if !state.hasStartReturned { state.changedBeforeStartReturned = true }
       if !external { state.pendingChangesAreExternal = false }
       if state.isFetching {
         state.needsFetch = true
@@ -142,20 +190,26 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
         return .armTimer(interval)
       }
       state.isFetching = true
-      return .fetch
+      return fetchesOnWriter && !lockFree ? .fetchNow : .fetch
     }
     for event in events.databaseDidChange { event() }
-    perform(action)
+    if case .fetchNow = action {
+      fetchDidComplete(Result { try fetchOnWriter(db) })
+    } else {
+      perform(action)
+    }
   }
 
   private enum Action {
     case none, fetch
+    /// Fetch on the writer connection, in the access that committed.
+    case fetchNow
     case armTimer(TimeInterval)
   }
 
   private func perform(_ action: Action) {
     switch action {
-    case .none:
+    case .none, .fetchNow:
       break
     case .fetch:
       fetchAsynchronously()
@@ -176,36 +230,44 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     }
   }
 
-  /// Starts the first fetch.
-  private func scheduleFetch() {
-    let start = state.withLock { state -> Bool in
-      guard !state.isCancelled, !state.isFetching else { return false }
-      state.isFetching = true
-      return true
-    }
-    if start { fetchAsynchronously() }
+  /// The reader of fetches caused only by other connections' commits to a
+  /// rollback-journal database, which must take no lock.
+  private func lockFreeReader() -> LockFreeReader? {
+    let (watch, external) = state.withLock { ($0.watch, $0.pendingChangesAreExternal && $0.hasProducedValue) }
+    guard external, let watch, !watch.isWAL, !observation.requiresWriteAccess,
+      watch.lockFreeReader.isAvailable
+    else { return nil }
+    return watch.lockFreeReader
   }
 
   private func fetchAsynchronously() {
-    let complete: @Sendable (Result<Reducer.Value?, any Error>) -> Void = { [self] result in
-      switch result {
-      case .success(let value):
-        if let value { deliver(value) }
-        fetchDidEnd()
-      case .failure(let error):
-        fail(error, synchronously: false)
+    if let lockFree = lockFreeReader() {
+      DispatchQueue.global().async { [self] in
+        fetchDidComplete(
+          Result {
+            guard let fetched = try lockFree.read(isCancelled: { isCancelled }, { db in try fetch(db) })
+            else { return nil }
+            return try reduce(fetched)
+          })
       }
-    }
-    if observation.requiresWriteAccess, let writer {
-      // In a transaction, as the first fetch of `.immediate`: the fetch may
-      // write, and all its statements see the same state.
-      writer.asyncWriteWithoutTransaction { [self] db in
-        complete(Result { try db.writeTransaction { db in try fetchAndReduce(db) } })
-      }
+    } else if fetchesOnWriter, let writer {
+      writer.asyncWriteWithoutTransaction { [self] db in fetchDidComplete(Result { try fetchOnWriter(db) }) }
+    } else if observation.requiresWriteAccess, let writer {
+      writer.asyncWriteWithoutTransaction { [self] db in fetchDidComplete(Result { try fetchOnWriter(db) }) }
     } else {
       reader.asyncRead { [self] result in
-        complete(Result { try fetchAndReduce(result.get()) })
+        fetchDidComplete(Result { try reduce(fetch(result.get())) })
       }
+    }
+  }
+
+  private func fetchDidComplete(_ result: Result<Reducer.Value?, any Error>) {
+    switch result {
+    case .success(let value):
+      if let value { deliver(value) }
+      fetchDidEnd()
+    case .failure(let error):
+      fail(error, synchronously: false)
     }
   }
 
@@ -230,55 +292,54 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     perform(action)
   }
 
-  /// Fetches in a new read access (first value of `.immediate`).
-  private func fetchAndReduce(synchronously: Bool) throws -> Reducer.Value? {
-    if observation.requiresWriteAccess, let writer {
-      return try writer.withWriterConnection { db in try db.writeTransaction { db in try fetchAndReduce(db) }
-      }
+  /// Fetches on the writer connection, in a transaction of its own (a write
+  /// transaction with ``ValueObservation/requiresWriteAccess``), or in the
+  /// transaction of the caller (an `.immediate` start inside a write).
+  private func fetchOnWriter(_ db: Database) throws -> Reducer.Value? {
+    if observation.requiresWriteAccess && !db.isInsideTransaction {
+      return try reduce(db.writeTransaction { db in try fetch(db) })
     }
-    return try reader.read { db in try fetchAndReduce(db) }
+    if db.isInsideTransaction { return try reduce(fetch(db)) }
+    return try reduce(db.readTransaction { db in try fetch(db) })
   }
 
-  /// Fetches, records the region, and reduces: the value to deliver, if any.
-  private func fetchAndReduce(_ db: Database) throws -> Reducer.Value? {
+  /// Fetches and records the region: nil if the observation was cancelled.
+  private func fetch(_ db: Database) throws -> Reducer.Fetched? {
     guard !isCancelled else { return nil }
     for event in events.willFetch { event() }
-    let external = state.withLock { state in
-      defer { state.pendingChangesAreExternal = true }
-      return state.pendingChangesAreExternal
-    }
-    let fetched: Reducer.Fetched
     switch observation.tracking {
     case .regions:
-      fetched = try observation.reducer._fetch(db)
+      return try observation.reducer._fetch(db)
     case .constantRegionRecordedFromSelection, .regionRecordedFromSelection:
       let known = state.withLock { $0.region }
       let isConstant =
         if case .constantRegionRecordedFromSelection = observation.tracking { true } else { false }
       if isConstant, known != nil {
-        fetched = try observation.reducer._fetch(db)
-      } else {
-        var region = DatabaseRegion()
-        fetched = try db.recordingSelection(&region) { try observation.reducer._fetch(db) }
-        if known != region {
-          setRegion(region)
-          // A change to the new part of the region, committed after this
-          // fetch began and before the observer knew the region, would go
-          // unseen: fetch once more.
-          if let known, !known.contains(region) {
-            state.withLock { $0.needsFetch = true }
-          }
+        return try observation.reducer._fetch(db)
+      }
+      var region = DatabaseRegion()
+      let fetched = try db.recordingSelection(&region) { try observation.reducer._fetch(db) }
+      if known != region {
+        setRegion(region)
+        // A change to the new part of the region, committed after this
+        // fetch began and before the observer knew the region, would go
+        // unseen: fetch once more (fetches on the writer can not be
+        // overtaken by a commit).
+        if let known, !known.contains(region), !fetchesOnWriter {
+          state.withLock { $0.needsFetch = true }
         }
       }
+      return fetched
     }
+  }
+
+  /// Reduces a fetched value: the value to deliver, if any.
+  private func reduce(_ fetched: Reducer.Fetched?) throws -> Reducer.Value? {
+    guard let fetched else { return nil }
     return try state.withLock { state -> Reducer.Value? in
       guard !state.isCancelled else { return nil }
-      if !state.hasProducedValue && state.changedBeforeStartReturned && !scheduler.isImmediate {
-        // This first fetch may predate a commit made before `start` returned.
-        state.changedBeforeStartReturned = false
-        state.needsFetch = true
-        return nil
-      }
+      let external = state.pendingChangesAreExternal && state.hasProducedValue
+      state.pendingChangesAreExternal = true
       state.hasProducedValue = true
       guard let value = try state.reducer._value(fetched) else { return nil }
       if external, let lastValue = state.lastValue, areEqual(lastValue, value) { return nil }

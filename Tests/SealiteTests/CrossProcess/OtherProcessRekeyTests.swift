@@ -14,7 +14,7 @@ struct OtherProcessRekeyTests {
     let setup = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
     try await setup.write { db in try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)") }
     try setup.close()
-    let observed = try kind.open(path, rawKeyConfiguration())
+    let observed = try kind.open(path, watchingConfiguration())
     let changes = Locked(0)
     let errors = Locked<[any Error]>([])
     let cancellable = DatabaseRegionObservation(tracking: DatabaseRegion.fullDatabase).start(

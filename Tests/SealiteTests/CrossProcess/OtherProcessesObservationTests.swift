@@ -4,6 +4,13 @@ import Testing
 
 @testable import Sealite
 
+/// A configuration whose observations also see other connections' commits.
+func watchingConfiguration() -> Configuration {
+  var config = rawKeyConfiguration()
+  config.observesOtherProcesses = true
+  return config
+}
+
 /// Creates the tables `sealite-watch` expects.
 private func makeSchema(_ writer: some DatabaseWriter) throws {
   try writer.write { db in
@@ -53,9 +60,9 @@ struct OtherProcessesObservationTests {
   func valueObservationSeesOtherConnection(kind: WriterKind) async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    let other = try DatabasePool(path: path, configuration: rawKeyConfiguration())
+    let other = try DatabasePool(path: path, configuration: watchingConfiguration())
     try makeSchema(other)
-    let observed = try kind.open(path, rawKeyConfiguration())
+    let observed = try kind.open(path, watchingConfiguration())
     let (values, cancellable) = observeInteger("SELECT value FROM counter WHERE id = 1", in: observed)
     #expect(await eventually { values.value == [0] })
     for value in 1...20 {
@@ -70,9 +77,9 @@ struct OtherProcessesObservationTests {
   func regionObservationSeesOtherConnection(kind: WriterKind) async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    let other = try DatabasePool(path: path, configuration: rawKeyConfiguration())
+    let other = try DatabasePool(path: path, configuration: watchingConfiguration())
     try makeSchema(other)
-    let observed = try kind.open(path, rawKeyConfiguration())
+    let observed = try kind.open(path, watchingConfiguration())
     let count = Locked(0)
     let cancellable = DatabaseRegionObservation(tracking: Table("counter")).start(
       in: observed, onError: { _ in }, onChange: { _ in count.withLock { $0 += 1 } })
@@ -85,9 +92,9 @@ struct OtherProcessesObservationTests {
   func startedInsideWrite() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    let other = try DatabasePool(path: path, configuration: rawKeyConfiguration())
+    let other = try DatabasePool(path: path, configuration: watchingConfiguration())
     try makeSchema(other)
-    let observed = try DatabasePool(path: path, configuration: rawKeyConfiguration())
+    let observed = try DatabasePool(path: path, configuration: watchingConfiguration())
     let count = Locked(0)
     let cancellable = try await observed.write { db in
       try db.execute(sql: "INSERT INTO unrelated DEFAULT VALUES")
@@ -103,9 +110,9 @@ struct OtherProcessesObservationTests {
   func rollbackJournal() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    var config = rawKeyConfiguration()
-    // With a rollback journal, a check holds a shared lock for a moment.
-    config.busyMode = .timeout(10)
+    // Default busy mode: the observer's checks and fetches take no lock that
+    // could make the other queue's commits fail.
+    let config = watchingConfiguration()
     let other = try DatabaseQueue(path: path, configuration: config)
     try makeSchema(other)
     let observed = try DatabaseQueue(path: path, configuration: config)
@@ -124,9 +131,9 @@ struct OtherProcessesObservationTests {
   func pollingFallback() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    let other = try DatabasePool(path: path, configuration: rawKeyConfiguration())
+    let other = try DatabasePool(path: path, configuration: watchingConfiguration())
     try makeSchema(other)
-    var config = rawKeyConfiguration()
+    var config = watchingConfiguration()
     config.observesOtherProcessesByPolling = true
     let observed = try DatabasePool(path: path, configuration: config)
     let (values, cancellable) = observeInteger("SELECT value FROM counter", in: observed)
@@ -139,9 +146,9 @@ struct OtherProcessesObservationTests {
   func optOut() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    let other = try DatabasePool(path: path, configuration: rawKeyConfiguration())
+    let other = try DatabasePool(path: path, configuration: watchingConfiguration())
     try makeSchema(other)
-    var config = rawKeyConfiguration()
+    var config = watchingConfiguration()
     config.observesOtherProcesses = false
     let observed = try DatabasePool(path: path, configuration: config)
     let (values, cancellable) = observeInteger("SELECT value FROM counter", in: observed)
@@ -166,11 +173,11 @@ struct OtherProcessesObservationTests {
   func tablePrecision(publishes: Bool) async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    var writerConfig = rawKeyConfiguration()
+    var writerConfig = watchingConfiguration()
     writerConfig.publishesChangedTables = publishes
     let other = try DatabasePool(path: path, configuration: writerConfig)
     try makeSchema(other)
-    let observed = try DatabasePool(path: path, configuration: rawKeyConfiguration())
+    let observed = try DatabasePool(path: path, configuration: watchingConfiguration())
     let unrelatedFetches = Locked(0)
     let (unrelatedValues, unrelated) = observeInteger(
       "SELECT COUNT(*) FROM unrelated", in: observed, willFetch: { unrelatedFetches.withLock { $0 += 1 } })
@@ -198,11 +205,11 @@ struct OtherProcessesObservationTests {
   func unpublishedCommitRefreshes() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    var writerConfig = rawKeyConfiguration()
+    var writerConfig = watchingConfiguration()
     writerConfig.publishesChangedTables = true
     let publishing = try DatabasePool(path: path, configuration: writerConfig)
     try makeSchema(publishing)
-    let observed = try DatabasePool(path: path, configuration: rawKeyConfiguration())
+    let observed = try DatabasePool(path: path, configuration: watchingConfiguration())
     let (values, cancellable) = observeInteger("SELECT COUNT(*) FROM unrelated", in: observed)
     let (counterValues, counter) = observeInteger("SELECT value FROM counter", in: observed)
     #expect(await eventually { values.value == [0] && counterValues.value == [0] })
@@ -211,7 +218,7 @@ struct OtherProcessesObservationTests {
     #expect(values.value == [0])
     // A writer that does not publish its tables (another program, say): the
     // change comes without journal entry, and refreshes every observation.
-    let plain = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
+    let plain = try DatabaseQueue(path: path, configuration: watchingConfiguration())
     try await plain.write { db in try db.execute(sql: "INSERT INTO unrelated DEFAULT VALUES") }
     #expect(await eventually { values.value == [0, 1] })
     cancellable.cancel()
@@ -226,7 +233,7 @@ struct OtherProcessesObservationTests {
       ProcessInfo.processInfo.environment["SEALITE_MULTIPROCESS_COMMITS"].flatMap(Int.init) ?? 1000
     // The writer's first open creates the change journal (a schema change,
     // which refreshes every observation): done here, before readers start.
-    var setupConfig = rawKeyConfiguration()
+    var setupConfig = watchingConfiguration()
     setupConfig.publishesChangedTables = true
     let setup = try DatabasePool(path: path, configuration: setupConfig)
     try makeSchema(setup)
@@ -256,7 +263,7 @@ struct OtherProcessesObservationTests {
       #expect(reader.value("unrelated-changes") == 0)
     }
     // The key never reached a command line: the children got it on standard input.
-    let database = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
+    let database = try DatabaseQueue(path: path, configuration: watchingConfiguration())
     #expect(
       try await database.read { db in try Int.fetchOne(db, sql: "SELECT value FROM counter") } == commits)
   }
