@@ -174,7 +174,11 @@ public final class Database {
     let authorization = statement.authorization
     if authorization.invalidatesSchema { schemaDidChange() }
     if authorization.writesContent { hasWrittenContent = true }
-    if authorization.isQueryOnlyPragma { isQueryOnly = Database.queryOnly(try connection) }
+    if authorization.isQueryOnlyPragma {
+      tracer?.isPaused = true
+      isQueryOnly = Database.queryOnly(try connection)
+      tracer?.isPaused = false
+    }
     try executionObserver?.statementDidExecute(statement, context: context)
   }
 
@@ -206,15 +210,17 @@ public final class Database {
   func validateSchemaFacts() {
     guard !statementCacheIsValidated else { return }
     statementCacheIsValidated = true
+    tracer?.isPaused = true
     let version = sqliteConnection.flatMap(Database.schemaVersion)
+    tracer?.isPaused = false
     if version == nil || version != statementCacheSchemaVersion {
       schemaDidChange()
       statementCacheSchemaVersion = version
     }
   }
 
-  /// `PRAGMA schema_version`, read with the C API: nothing is cached, traced
-  /// by Sealite or observed. Nil if it can not be read (a busy database).
+  /// `PRAGMA schema_version`, read with the C API: nothing is cached or
+  /// observed (and the caller pauses the trace). Nil if it can not be read (a busy database).
   private static func schemaVersion(_ connection: SQLiteConnection) -> Int32? {
     var statement: SQLiteStatement?
     guard sqlite3_prepare_v2(connection, "PRAGMA schema_version", -1, &statement, nil) == SQLITE_OK,

@@ -312,7 +312,8 @@ extension SQLTokenizer {
   static func firstWordIs(_ keyword: StaticString, in sql: UnsafePointer<CChar>) -> Bool {
     var count = 0
     while sql[count] != 0 { count += 1 }
-    let text = UnsafeBufferPointer(start: UnsafeRawPointer(sql).assumingMemoryBound(to: UInt8.self), count: count)
+    let text = UnsafeBufferPointer(
+      start: UnsafeRawPointer(sql).assumingMemoryBound(to: UInt8.self), count: count)
     for token in SQLTokenizer(text) {
       if token.kind == .space { continue }
       guard token.kind == .word, token.range.count == keyword.utf8CodeUnitCount else { return false }

@@ -541,10 +541,13 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
   /// tables. Should the schema be unreadable, inserts and deletions of the
   /// named tables, or of every table.
   private func eventKinds(of region: DatabaseRegion, tableNames: Set<String>?) -> [DatabaseEventKind] {
-    let region = tableNames.map { $0.reduce(into: DatabaseRegion()) { $0.formUnion(DatabaseRegion(table: $1)) } }
+    let region =
+      tableNames.map { $0.reduce(into: DatabaseRegion()) { $0.formUnion(DatabaseRegion(table: $1)) } }
       ?? region
     if let kinds = try? region.existingTables(database).eventKinds(database) { return kinds }
-    return (region.tableNames ?? []).flatMap { [DatabaseEventKind.insert(tableName: $0), .delete(tableName: $0)] }
+    return (region.tableNames ?? []).flatMap {
+      [DatabaseEventKind.insert(tableName: $0), .delete(tableName: $0)]
+    }
   }
 
   /// Tells the observers that see other processes' commits that they no

@@ -267,7 +267,8 @@ extension Database {
       return schemas.contains("temp") ? name : nil
     default:
       for schema in schemas {
-        let master = schema == "temp" ? "sqlite_temp_master" : "\(schema.quotedDatabaseIdentifier).sqlite_master"
+        let master =
+          schema == "temp" ? "sqlite_temp_master" : "\(schema.quotedDatabaseIdentifier).sqlite_master"
         if let found = try String.fetchOne(
           self, sql: "SELECT name FROM \(master) WHERE type = 'table' AND name = ? COLLATE NOCASE",
           arguments: [name])
@@ -282,7 +283,8 @@ extension Database {
   /// The names of the tables of every schema.
   fileprivate func allSchemaTableNames() throws -> [String] {
     try schemaNames().flatMap { schema in
-      let master = schema == "temp" ? "sqlite_temp_master" : "\(schema.quotedDatabaseIdentifier).sqlite_master"
+      let master =
+        schema == "temp" ? "sqlite_temp_master" : "\(schema.quotedDatabaseIdentifier).sqlite_master"
       return try String.fetchAll(self, sql: "SELECT name FROM \(master) WHERE type = 'table' ORDER BY name")
     }
   }

@@ -119,7 +119,8 @@ struct SchemaChangeVisibilityTests {
     try dbQueue.write { db in
       try db.cachedStatement(sql: "INSERT INTO t (a) VALUES (1)").execute()
       try db.execute(
-        sql: "/* audit */ CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO audit (a) VALUES (new.a); END")
+        sql: "/* audit */ CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO audit (a) VALUES (new.a); END"
+      )
       try db.cachedStatement(sql: "INSERT INTO t (a) VALUES (1)").execute()
     }
     #expect(observer.rows == ["insert audit 1"])

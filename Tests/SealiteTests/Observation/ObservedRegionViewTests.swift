@@ -46,9 +46,11 @@ extension ObservationTests {
       let dbQueue = try viewQueue()
       let changes = Locked(0)
       let observation = DatabaseRegionObservation(tracking: SQLRequest<Row>(sql: "SELECT name FROM v"))
-      let cancellable = observation.start(in: dbQueue, onError: { _ in }, onChange: { _ in
-        changes.withLock { $0 += 1 }
-      })
+      let cancellable = observation.start(
+        in: dbQueue, onError: { _ in },
+        onChange: { _ in
+          changes.withLock { $0 += 1 }
+        })
       try dbQueue.write { db in try db.execute(sql: "INSERT INTO t (name) VALUES ('a')") }
       #expect(changes.value == 1)
       cancellable.cancel()

@@ -74,7 +74,8 @@ extension ObservationTests {
         #expect(observer.events.count == 4)
         try db.execute(sql: "COMMIT")
       }
-      #expect(observer.events == ["insert items1 1", "insert items2 1", "insert items3 1", "insert items4 1"])
+      #expect(
+        observer.events == ["insert items1 1", "insert items2 1", "insert items3 1", "insert items4 1"])
     }
 
     @Test("ROLLBACK TO forgets the rows since the savepoint, which stays open")

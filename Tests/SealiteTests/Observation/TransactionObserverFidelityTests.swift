@@ -193,7 +193,9 @@ extension ObservationTests {
         try db.execute(sql: "INSERT INTO artist (id, name) VALUES (2, 'b')")
       }
       #expect(
-        observer.log == ["insert artist 1", "willCommit", "commit", "insert artist 2", "willCommit", "commit"])
+        observer.log == [
+          "insert artist 1", "willCommit", "commit", "insert artist 2", "willCommit", "commit",
+        ])
     }
 
     @Test("ROLLBACK is reported as a rollback, with no willCommit")
@@ -221,7 +223,9 @@ extension ObservationTests {
       #expect(observer.counts == .init(willCommit: 1, didCommit: 1))
     }
 
-    @Test("an observer kept for the observer's lifetime is released with it; one kept for the database's lifetime is not")
+    @Test(
+      "an observer kept for the observer's lifetime is released with it; one kept for the database's lifetime is not"
+    )
     func lifetimeExtents() throws {
       let dbQueue = try artistQueue()
       weak var weakObserver: FidelityObserver?

@@ -78,7 +78,8 @@ extension ObservationTests {
     @Test(
       "dropping observed schema objects works",
       arguments: [
-        "DROP TABLE t", "DROP VIEW v", "DROP INDEX i", "DROP TRIGGER tr", "DROP TABLE temp_t", "DROP VIEW temp_v",
+        "DROP TABLE t", "DROP VIEW v", "DROP INDEX i", "DROP TRIGGER tr", "DROP TABLE temp_t",
+        "DROP VIEW temp_v",
       ])
     func observedDrop(_ sql: String) throws {
       let dbQueue = try queueWithRows()
