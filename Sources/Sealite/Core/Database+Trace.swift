@@ -112,6 +112,9 @@ extension Database {
 final class Tracer {
   let callback: (Database.TraceEvent) -> Void
   let publicStatementArguments: Bool
+  /// True while the connection reads its own state with the C API (the
+  /// schema version at the start of an access): not the user's statements.
+  var isPaused = false
 
   init(callback: @escaping (Database.TraceEvent) -> Void, publicStatementArguments: Bool) {
     self.callback = callback
@@ -119,6 +122,7 @@ final class Tracer {
   }
 
   func report(mask: UInt32, statement: SQLiteStatement, x: UnsafeMutableRawPointer?) {
+    if isPaused { return }
     let sql: String
     if mask == UInt32(SQLITE_TRACE_STMT), let x {
       // For statements run by triggers, SQLite passes a `-- TRIGGER name` comment.

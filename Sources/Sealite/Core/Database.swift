@@ -22,6 +22,16 @@ public final class Database {
   public let description: String
 
   var statementCache: [String: Statement] = [:]
+  /// The schema version the cached statements were compiled for, if known.
+  /// A statement keeps the columns it had when it compiled, though SQLite
+  /// recompiles its program after a schema change: see `validateStatementCache()`.
+  private var statementCacheSchemaVersion: Int32?
+  /// True once the statement cache was checked against the schema version in
+  /// the current access.
+  private var statementCacheIsValidated = false
+  /// Table names as the schema spells them, by lowercased name (nil for no
+  /// such table): the observation layer's, emptied with the statement cache.
+  var schemaTableNames: [String: String?] = [:]
   var currentAccess: DatabaseAccess?
   /// True once a key was given to SQLCipher (configuration or `usePassphrase`).
   var isKeyed = false
@@ -41,7 +51,12 @@ public final class Database {
   /// What the authorizer reports while statements compile.
   let authorizationRecorder = AuthorizationRecorder()
   /// The observation layer, once something observes this connection.
-  var executionObserver: (any StatementExecutionObserver)?
+  var executionObserver: (any StatementExecutionObserver)? {
+    didSet { authorizationRecorder.executionObserver = executionObserver }
+  }
+  /// True while `PRAGMA query_only` forbids writes (a read access of a
+  /// queue): transaction observers then hear of nothing.
+  var isQueryOnly = false
   /// State that upper layers keep for the lifetime of the connection (the
   /// watch on other processes), by key.
   var attachments: [ObjectIdentifier: AnyObject] = [:]
@@ -111,7 +126,10 @@ public final class Database {
     let access = DatabaseAccess()
     let previous = currentAccess
     currentAccess = access
-    if previous == nil { schemaCache.isValidated = false }
+    if previous == nil {
+      schemaCache.isValidated = false
+      statementCacheIsValidated = false
+    }
     defer {
       access.isValid = false
       currentAccess = previous
@@ -154,17 +172,74 @@ public final class Database {
 
   @inline(__always)
   func didExecute(_ statement: Statement, context: AnyObject?) throws {
-    if statement.mayChangeSchema {
-      schemaCache.isValidated = false
-      schemaCache.removeRecordStatements()
-    }
-    if statement.writesContent { hasWrittenContent = true }
-    if statement.changesSchema {
-      // Cached statements would keep what the authorizer reported when they
-      // were compiled (writes of a trigger created since would go unseen).
-      statementCache.removeAll()
+    let authorization = statement.authorization
+    if authorization.invalidatesSchema { schemaDidChange() }
+    if authorization.writesContent { hasWrittenContent = true }
+    if authorization.isQueryOnlyPragma {
+      tracer?.isPaused = true
+      isQueryOnly = Database.queryOnly(try connection)
+      tracer?.isPaused = false
     }
     try executionObserver?.statementDidExecute(statement, context: context)
+  }
+
+  /// Forgets every statement and schema fact compiled for the previous
+  /// schema. Cached statements would keep their columns (`SELECT *` misses a
+  /// column added since) and what the authorizer reported when they were
+  /// compiled (writes of a trigger created since would go unseen), though
+  /// SQLite silently recompiles their programs.
+  func schemaDidChange() {
+    statementCache.removeAll()
+    statementCacheSchemaVersion = nil
+    schemaTableNames.removeAll()
+    schemaCache.isValidated = false
+    schemaCache.removeRecordStatements()
+  }
+
+  /// Empties the statement cache if another connection changed the schema
+  /// since its statements compiled: once per access, at the first use of a
+  /// cached statement that does more than control the transaction (so that,
+  /// in a pool's read transaction, the version read is that of the snapshot
+  /// the statement reads).
+  private func validateStatementCache(before statement: Statement) {
+    guard !statementCacheIsValidated, statement.authorization.transactionEffect == nil else { return }
+    validateSchemaFacts()
+  }
+
+  /// Forgets the statements and schema facts compiled for another schema
+  /// version than the current one, once per access (see ``schemaDidChange()``).
+  func validateSchemaFacts() {
+    guard !statementCacheIsValidated else { return }
+    statementCacheIsValidated = true
+    tracer?.isPaused = true
+    let version = sqliteConnection.flatMap(Database.schemaVersion)
+    tracer?.isPaused = false
+    if version == nil || version != statementCacheSchemaVersion {
+      schemaDidChange()
+      statementCacheSchemaVersion = version
+    }
+  }
+
+  /// `PRAGMA schema_version`, read with the C API: nothing is cached or
+  /// observed (and the caller pauses the trace). Nil if it can not be read (a busy database).
+  private static func schemaVersion(_ connection: SQLiteConnection) -> Int32? {
+    var statement: SQLiteStatement?
+    guard sqlite3_prepare_v2(connection, "PRAGMA schema_version", -1, &statement, nil) == SQLITE_OK,
+      let statement
+    else { return nil }
+    defer { sqlite3_finalize(statement) }
+    guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
+    return sqlite3_column_int(statement, 0)
+  }
+
+  /// `PRAGMA query_only`, read with the C API.
+  private static func queryOnly(_ connection: SQLiteConnection) -> Bool {
+    var statement: SQLiteStatement?
+    guard sqlite3_prepare_v2(connection, "PRAGMA query_only", -1, &statement, nil) == SQLITE_OK,
+      let statement
+    else { return false }
+    defer { sqlite3_finalize(statement) }
+    return sqlite3_step(statement) == SQLITE_ROW && sqlite3_column_int(statement, 0) != 0
   }
 
   /// Called when a statement failed: returns the error to throw.
@@ -195,7 +270,7 @@ public final class Database {
       }
       let statement = Statement(
         database: self, sql: Database.trimmed(sql), sqliteStatement: sqliteStatement,
-        authorization: authorizationRecorder.take())
+        authorization: authorizationRecorder.take(sql: sqlite3_sql(sqliteStatement)))
       if let tail, Database.hasStatement(tail) {
         throw DatabaseError.misuse(
           "multiple statements found: use execute(sql:arguments:) to run several statements", sql: sql)
@@ -208,8 +283,13 @@ public final class Database {
   /// first time. Cached statements are reused: do not iterate one with two
   /// cursors at once.
   public func cachedStatement(sql: String) throws -> Statement {
-    if let statement = statementCache[sql] { return statement }
+    if let statement = statementCache[sql] {
+      validateStatementCache(before: statement)
+      if let statement = statementCache[sql] { return statement }
+    }
     let statement = try makeStatement(sql: sql)
+    // Cached under the schema version of this access, known from now on.
+    validateStatementCache(before: statement)
     statementCache[sql] = statement
     return statement
   }
@@ -218,8 +298,11 @@ public final class Database {
   /// is already iterating it.
   func fetchStatement(sql: String) throws -> Statement {
     if let statement = statementCache[sql] {
-      if sqlite3_stmt_busy(statement.sqliteStatement) == 0 { return statement }
-      return try makeStatement(sql: sql)
+      validateStatementCache(before: statement)
+      if statementCache[sql] === statement {
+        if sqlite3_stmt_busy(statement.sqliteStatement) == 0 { return statement }
+        return try makeStatement(sql: sql)
+      }
     }
     return try cachedStatement(sql: sql)
   }
@@ -280,7 +363,7 @@ public final class Database {
         let statementSQL = Database.trimmed(String(cString: sqlite3_sql(sqliteStatement)))
         let statement = Statement(
           database: self, sql: statementSQL, sqliteStatement: sqliteStatement,
-          authorization: authorizationRecorder.take())
+          authorization: authorizationRecorder.take(sql: sqlite3_sql(sqliteStatement)))
         let values = try consumer.values(for: statement)
         let isLast = tail.map { !Database.hasStatement($0) } ?? true
         if isLast {

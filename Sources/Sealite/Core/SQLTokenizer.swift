@@ -303,3 +303,23 @@ struct SQLTokenizer: Sequence, IteratorProtocol {
     isNameStart(byte) || isDigit(byte) || byte == UInt8(ascii: "$")
   }
 }
+
+extension SQLTokenizer {
+  /// True if the first token of the statement `sql`, past spaces and
+  /// comments, is the bare word `keyword` (ASCII letters, compared without
+  /// case, as SQLite compares keywords). For the statements of which SQLite's
+  /// authorizer says nothing (VACUUM).
+  static func firstWordIs(_ keyword: StaticString, in sql: UnsafePointer<CChar>) -> Bool {
+    var count = 0
+    while sql[count] != 0 { count += 1 }
+    let text = UnsafeBufferPointer(
+      start: UnsafeRawPointer(sql).assumingMemoryBound(to: UInt8.self), count: count)
+    for token in SQLTokenizer(text) {
+      if token.kind == .space { continue }
+      guard token.kind == .word, token.range.count == keyword.utf8CodeUnitCount else { return false }
+      let expected = UnsafeBufferPointer(start: keyword.utf8Start, count: keyword.utf8CodeUnitCount)
+      return zip(text[token.range], expected).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+    }
+    return false
+  }
+}

@@ -35,16 +35,9 @@ public final class Statement {
   /// The arguments last bound, as given: values bound straight from an array
   /// are converted to ``StatementArguments`` only when asked for.
   private var boundArguments = BoundArguments.converted(StatementArguments())
-  /// True for CREATE, ALTER, DROP and other statements that may change the
-  /// schema (anything that writes and is not INSERT, UPDATE, DELETE or SELECT).
-  let mayChangeSchema: Bool
-  /// True for CREATE, DROP and ALTER: the statements compiled before may then
-  /// run different programs (a new trigger), which SQLite recompiles silently.
-  let changesSchema: Bool
-  /// True for statements that write rows or schema (not pragmas, transaction
-  /// control, ATTACH or VACUUM).
-  let writesContent: Bool
-  /// What the statement reads and writes, as SQLite's authorizer reported it.
+  /// What the statement reads and writes, changes in the schema, and does to
+  /// the transaction, as SQLite's authorizer reported it while compiling: the
+  /// one source of every such fact.
   let authorization: StatementAuthorization
   /// See `tablesOpenedForReading`.
   var openedTablesCache: Set<String>?
@@ -66,18 +59,6 @@ public final class Statement {
       guard let cName = sqlite3_bind_parameter_name(sqliteStatement, CInt(index + 1)) else { return nil }
       // `:name`, `$name`, `@name` and `?NNN` (named "NNN", as GRDB names it).
       return String(String(cString: cName).dropFirst())
-    }
-    if sqlite3_stmt_readonly(sqliteStatement) != 0 {
-      mayChangeSchema = false
-      writesContent = false
-      changesSchema = false
-    } else {
-      let keyword = sql.drop { !$0.isLetter }.prefix { $0.isLetter }.uppercased()
-      mayChangeSchema = !["INSERT", "UPDATE", "DELETE", "REPLACE", "WITH", "SELECT"].contains(keyword)
-      changesSchema = ["CREATE", "DROP", "ALTER"].contains(keyword)
-      writesContent = ![
-        "PRAGMA", "BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE", "ATTACH", "DETACH", "VACUUM",
-      ].contains(keyword)
     }
     let columnCount = Int(sqlite3_column_count(sqliteStatement))
     layout = RowLayout(

@@ -4,7 +4,11 @@ import CSQLCipher
 /// and columns it reads, the tables it writes (including writes made by
 /// triggers and foreign key actions, and `WITHOUT ROWID` tables, which the
 /// update hook never reports), and its effect on the transaction. The
-/// observation layer builds database regions and change notifications from it.
+/// observation layer builds database regions and change notifications from it,
+/// and Core learns from it every other fact about a statement (whether it
+/// changes the schema, may run in a transaction, writes content): one source,
+/// read by SQLite itself, that comments, `WITH` clauses or odd spellings can
+/// not fool.
 struct StatementAuthorization {
   /// Read columns by lowercased table name; an empty column name stands for
   /// the whole table (`SELECT COUNT(*) FROM t` reads no named column).
@@ -23,6 +27,37 @@ struct StatementAuthorization {
   var readsInternalTable = false
   /// True if the statement calls `COUNT`.
   var counts = false
+  /// True if running the statement changes the schema (CREATE, DROP, ALTER,
+  /// ATTACH, DETACH): cached statements and schema introspection are stale
+  /// afterwards.
+  var invalidatesSchema = false
+  /// True for ATTACH and DETACH, which change the schema without writing, and
+  /// may not run inside a transaction.
+  var attachesOrDetaches = false
+  /// True for a PRAGMA statement (some may not run inside a transaction).
+  var isPragma = false
+  /// True for `PRAGMA query_only`, which turns writes off or on.
+  var isQueryOnlyPragma = false
+  /// True for VACUUM, of which SQLite's authorizer says nothing: set from the
+  /// statement's first token (see ``SQLTokenizer/firstWordIs(_:in:)``).
+  var isVacuum = false
+  /// True once the statement was seen dropping something: the deletions from
+  /// `sqlite_master` that follow are part of the drop.
+  private var isDropStatement = false
+
+  /// True if the statement writes rows or schema (not pragmas, transaction
+  /// control, ATTACH, DETACH or VACUUM).
+  var writesContent: Bool { !writes.isEmpty || (invalidatesSchema && !attachesOrDetaches) }
+
+  /// True if the statement may run inside a transaction: VACUUM, ATTACH,
+  /// DETACH, some pragmas, and transaction control may not.
+  var mayRunInTransaction: Bool {
+    transactionEffect == nil && !isVacuum && !attachesOrDetaches && !isPragma
+  }
+
+  /// True if the statement may delete rows (its truncate optimization depends
+  /// on the observers of the connection when it compiles).
+  var canDeleteRows: Bool { writes.contains { $0.kind == .delete } }
 
   /// True when the reported reads may miss tables: before SQLite 3.19.0, the
   /// authorizer does not report a table none of whose columns is used
@@ -52,22 +87,30 @@ struct StatementAuthorization {
     case savepoint, releaseSavepoint, rollbackToSavepoint
   }
 
-  /// Records one authorizer callback.
-  mutating func record(action: CInt, _ first: UnsafePointer<CChar>?, _ second: UnsafePointer<CChar>?) {
+  /// Records one authorizer callback, and returns the authorizer's answer:
+  /// `SQLITE_IGNORE` for a deletion of rows that transaction observers watch,
+  /// which defeats SQLite's truncate optimization so that every deleted row is
+  /// reported (the deletion proceeds all the same), `SQLITE_OK` otherwise.
+  mutating func record(
+    action: CInt, _ first: UnsafePointer<CChar>?, _ second: UnsafePointer<CChar>?,
+    observesDeletions: (String) -> Bool
+  ) -> CInt {
     switch action {
     case SQLITE_READ:
-      guard let first else { return }
+      guard let first else { return SQLITE_OK }
       let table = String(cString: first)
       guard !StatementAuthorization.isInternal(table) else {
         readsInternalTable = true
-        return
+        return SQLITE_OK
       }
       let column = second.map { String(cString: $0).lowercased() } ?? ""
       reads[table.lowercased(), default: []].insert(column)
     case SQLITE_INSERT, SQLITE_DELETE, SQLITE_UPDATE:
-      guard let first else { return }
+      guard let first else { return SQLITE_OK }
       let table = String(cString: first)
-      guard !StatementAuthorization.isInternal(table) else { return }
+      guard !StatementAuthorization.isInternal(table) else { return SQLITE_OK }
+      // A dropped table's rows go with it: counted as one deletion, below.
+      if action == SQLITE_DELETE && isDropStatement { return SQLITE_OK }
       let kind: StatementWrite.Kind =
         action == SQLITE_INSERT ? .insert : action == SQLITE_DELETE ? .delete : .update
       let column = action == SQLITE_UPDATE ? second.map { String(cString: $0).lowercased() } : nil
@@ -78,17 +121,39 @@ struct StatementAuthorization {
       } else {
         writes.append(StatementWrite(kind: kind, tableName: table, columnNames: column.map { [$0] } ?? []))
       }
+      if action == SQLITE_DELETE && observesDeletions(table) { return SQLITE_IGNORE }
     case SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_TABLE:
+      isDropStatement = true
+      invalidatesSchema = true
       // Dropping a table deletes its rows: observers of the table are told.
-      guard let first else { return }
+      guard let first else { return SQLITE_OK }
       let table = String(cString: first)
-      guard !StatementAuthorization.isInternal(table) else { return }
+      guard !StatementAuthorization.isInternal(table) else { return SQLITE_OK }
       dropsTable = true
       writes.append(StatementWrite(kind: .delete, tableName: table, columnNames: []))
+    case SQLITE_DROP_VTABLE, SQLITE_DROP_INDEX, SQLITE_DROP_TEMP_INDEX, SQLITE_DROP_VIEW,
+      SQLITE_DROP_TEMP_VIEW, SQLITE_DROP_TRIGGER, SQLITE_DROP_TEMP_TRIGGER:
+      isDropStatement = true
+      invalidatesSchema = true
+    case SQLITE_ATTACH, SQLITE_DETACH:
+      attachesOrDetaches = true
+      invalidatesSchema = true
+    case SQLITE_ALTER_TABLE, SQLITE_CREATE_INDEX, SQLITE_CREATE_TABLE, SQLITE_CREATE_TEMP_INDEX,
+      SQLITE_CREATE_TEMP_TABLE, SQLITE_CREATE_TEMP_TRIGGER, SQLITE_CREATE_TEMP_VIEW, SQLITE_CREATE_TRIGGER,
+      SQLITE_CREATE_VIEW, SQLITE_CREATE_VTABLE:
+      invalidatesSchema = true
     case SQLITE_SELECT:
       selects = true
     case SQLITE_FUNCTION:
-      if let second, String(cString: second).lowercased() == "count" { counts = true }
+      guard let second else { return SQLITE_OK }
+      let name = String(cString: second).lowercased()
+      if name == "count" { counts = true }
+      // Before SQLite 3.38, `ALTER TABLE … DROP COLUMN` reports no
+      // SQLITE_ALTER_TABLE, only a call of this internal function.
+      if name == "sqlite_drop_column" { invalidatesSchema = true }
+    case SQLITE_PRAGMA:
+      isPragma = true
+      if let first, String(cString: first).lowercased() == "query_only" { isQueryOnlyPragma = true }
     case SQLITE_TRANSACTION:
       switch first.map({ String(cString: $0).uppercased() }) {
       case "BEGIN": transactionEffect = .begin
@@ -107,6 +172,7 @@ struct StatementAuthorization {
     default:
       break
     }
+    return SQLITE_OK
   }
 
   /// SQLite's own tables (`sqlite_master`, `sqlite_sequence`, …) are not observed.
@@ -119,6 +185,9 @@ struct StatementAuthorization {
 /// connection, which gives SQLite an unretained pointer to it.
 final class AuthorizationRecorder {
   var current = StatementAuthorization()
+  /// Asked whether deletions from a table are observed, while statements
+  /// compile (the observation layer; weak, since the connection owns it).
+  weak var executionObserver: (any StatementExecutionObserver)?
 
   /// Installs the authorizer on `connection`. The recorder must outlive it.
   func install(on connection: SQLiteConnection) {
@@ -127,14 +196,20 @@ final class AuthorizationRecorder {
       { context, action, first, second, _, _ in
         guard let context else { return SQLITE_OK }
         let recorder = Unmanaged<AuthorizationRecorder>.fromOpaque(context).takeUnretainedValue()
-        recorder.current.record(action: action, first, second)
-        return SQLITE_OK
+        let observer = recorder.executionObserver
+        return recorder.current.record(action: action, first, second) { table in
+          observer?.observesDeletions(on: table) ?? false
+        }
       }, Unmanaged.passUnretained(self).toOpaque())
   }
 
   /// Returns what was recorded since the last call, and starts afresh.
-  func take() -> StatementAuthorization {
+  /// `sql` is the text of the compiled statement: VACUUM is read from it.
+  func take(sql: UnsafePointer<CChar>?) -> StatementAuthorization {
     defer { current = StatementAuthorization() }
+    if let sql, !current.selects, current.writes.isEmpty, current.transactionEffect == nil {
+      current.isVacuum = SQLTokenizer.firstWordIs("VACUUM", in: sql)
+    }
     return current
   }
 

@@ -1,5 +1,5 @@
 /// Told of every statement a connection runs: the observation layer implements
-/// it (Core does not know observation; it only calls these three points).
+/// it (Core does not know observation; it only calls these points).
 protocol StatementExecutionObserver: AnyObject {
   /// Called before `statement` runs. The returned value is handed back to
   /// ``statementDidExecute(_:context:)`` or ``statementDidFail(_:context:error:)``.
@@ -11,4 +11,8 @@ protocol StatementExecutionObserver: AnyObject {
   /// Called when `statement` failed with `error`; returns the error to throw
   /// (an observer that refused a commit replaces SQLite's generic error).
   func statementDidFail(_ statement: Statement, context: AnyObject?, error: DatabaseError) -> any Error
+  /// Whether deletions from `table` are observed: asked while a statement
+  /// compiles, so that SQLite reports each deleted row instead of emptying
+  /// the table at once (the truncate optimization).
+  func observesDeletions(on table: String) -> Bool
 }

@@ -17,24 +17,37 @@ extension Database {
   public func add(
     transactionObserver: some TransactionObserver, extent: TransactionObservationExtent = .observerLifetime
   ) {
+    // Statements that delete were compiled for the observers of the time:
+    // whether SQLite may empty a table at once depends on who observes it.
+    forgetCachedStatementsThatDelete()
     observationBroker.add(transactionObserver, extent: extent)
+  }
+
+  private func forgetCachedStatementsThatDelete() {
+    statementCache = statementCache.filter { !$0.value.authorization.canDeleteRows }
   }
 
   /// Removes a transaction observer.
   public func remove(transactionObserver: some TransactionObserver) {
     guard let broker = executionObserver as? DatabaseObservationBroker else { return }
+    forgetCachedStatementsThatDelete()
     broker.remove(transactionObserver)
   }
 
   /// Tells observers of changes SQLite can not report: writes made through
   /// the C API on another connection, by another program, or to virtual
-  /// tables. Observers whose region meets `region` hear
+  /// tables. Observers that observe inserts, deletions or updates of any
+  /// column of a table of `region` (every table for
+  /// ``DatabaseRegion/fullDatabase``) hear
   /// ``TransactionObserver/databaseDidChange()``; inside a transaction they
   /// then hear of its commit or rollback, and outside of one the commit is
-  /// reported at once.
+  /// reported at once. Tables that do not exist, and views, are ignored; so
+  /// are rowids (a change to one row is a change to its table). Read-only
+  /// accesses notify nothing.
   public func notifyChanges(in region: some DatabaseRegionConvertible) throws {
-    let region = try region.databaseRegion(self)
     guard let broker = executionObserver as? DatabaseObservationBroker else { return }
+    guard !isReadOnlyConnection, !isQueryOnly else { return }
+    let region = try region.databaseRegion(self).existingTables(self)
     broker.notifyChanges(in: region, tableNames: nil)
   }
 

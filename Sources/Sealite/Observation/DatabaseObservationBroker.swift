@@ -6,15 +6,17 @@ import Foundation
 /// execution observer; SQLite's update, commit and rollback hooks are
 /// installed only while observers exist.
 ///
-/// Written tables come from the authorizer (see ``StatementAuthorization``):
-/// rows of rowid tables are reported one by one by the update hook; a written
-/// table that the hook did not report (`WITHOUT ROWID` tables, the truncate
-/// optimization) is announced with `databaseDidChange()` once the statement
-/// ran, if it changed anything.
+/// Written tables come from the authorizer (see ``StatementAuthorization``),
+/// which also defeats the truncate optimization for the tables whose
+/// deletions are observed: rows of rowid tables are reported one by one by the
+/// update hook. A `WITHOUT ROWID` table, which the hook never reports, is
+/// announced with `databaseDidChange()` once the statement ran, if it changed
+/// anything.
 ///
-/// Changes made inside a savepoint are held back until the savepoint is
-/// released, and forgotten if it is rolled back: observers only hear of
-/// changes that can still commit.
+/// The state of the transaction is how the last statement ended it (a
+/// ``PendingTransactionCompletion``, set by SQLite's hooks and acted upon once
+/// the statement is over) and the open savepoints (a ``SavepointStack``, which
+/// holds changes back until they can commit).
 final class DatabaseObservationBroker: StatementExecutionObserver {
   /// The connection; unowned because it owns the broker.
   private unowned(unsafe) let database: Database
@@ -32,13 +34,17 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
   private(set) var changedTables: [String: String] = [:]
 
   private var currentExecution: StatementExecution?
-  private var commitIsPending = false
-  private var rollbackIsPending = false
-  private var willCommitError: (any Error)?
-  /// True once observers heard `databaseWillCommit` in this transaction.
-  private var willCommitWasSent = false
-  /// True if `notifyChanges(in:)` told observers of changes in this transaction.
-  private var hasNotifiedChanges = false
+  private var completion = PendingTransactionCompletion.none
+  private var savepointStack = SavepointStack()
+  /// True if the current transaction began with BEGIN (not with a savepoint).
+  private var transactionBegunWithBegin = false
+  /// True while the broker rolls back a transaction the user never saw (one
+  /// it opened itself, or one a refused RELEASE left open): observers are not
+  /// told of that rollback, or are told once, by the broker.
+  private var isRollingBackSilently = false
+  /// Whether each written table (lowercased) has rowids, which the update
+  /// hook reports; emptied when the schema changes.
+  private var tableHasRowIDs: [String: Bool] = [:]
 
   init(database: Database, connection: SQLiteConnection?) {
     self.database = database
@@ -49,13 +55,20 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
     uninstallHooks()
   }
 
+  /// Read-only accesses (a read-only connection, `PRAGMA query_only`) are not
+  /// notified: no transaction observer hears of them.
+  private var isReadOnly: Bool { database.isReadOnlyConnection || database.isQueryOnly }
+
   // MARK: - Observers
 
+  /// An observer, and how long the broker keeps it.
   final class ObserverEntry {
     weak var weakObserver: (any TransactionObserver)?
     var strongObserver: (any TransactionObserver)?
     let extent: TransactionObservationExtent
-    var isStoppedUntilNextTransaction = false
+    /// False between `stopObservingDatabaseChangesUntilNextTransaction()`
+    /// and the end of the transaction.
+    var isEnabled = true
 
     init(_ observer: any TransactionObserver, extent: TransactionObservationExtent) {
       self.extent = extent
@@ -67,6 +80,14 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
     }
 
     var observer: (any TransactionObserver)? { strongObserver ?? weakObserver }
+
+    /// The observer, forgotten first when it observes the next transaction
+    /// only: nothing it does when told of the end reaches it again.
+    func takeObserverForTransactionEnd() -> (any TransactionObserver)? {
+      guard extent == .nextTransaction else { return observer }
+      defer { strongObserver = nil }
+      return strongObserver
+    }
   }
 
   func add(_ observer: any TransactionObserver, extent: TransactionObservationExtent) {
@@ -85,7 +106,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
 
   func stopObservingChangesUntilNextTransaction(_ observer: any TransactionObserver) {
     for entry in entries where entry.observer === observer {
-      entry.isStoppedUntilNextTransaction = true
+      entry.isEnabled = false
     }
   }
 
@@ -93,14 +114,20 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
     entries.compactMap { entry in entry.observer.map { (entry, $0) } }
   }
 
+  func observesDeletions(on table: String) -> Bool {
+    guard !isReadOnly else { return false }
+    let kind = DatabaseEventKind.delete(tableName: table)
+    return entries.contains { $0.observer?.observes(eventsOfKind: kind) ?? false }
+  }
+
   // MARK: - Statements
 
   /// The facts about one run of a writing statement.
   final class StatementExecution {
     let statement: Statement
-    /// Observers interested in each written table (lowercased name).
-    var observersByTable: [String: [ObserverEntry]] = [:]
-    /// Tables for which the update hook reported rows.
+    /// The observers interested in the statement's changes.
+    var observations: [StatementObservation] = []
+    /// Tables (lowercased) for which the update hook reported rows.
     var reportedTables: Set<String> = []
     let totalChangesBefore: CInt
     let previous: StatementExecution?
@@ -123,27 +150,18 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
     if authorization.transactionEffect == .commit || authorization.transactionEffect == .releaseSavepoint {
       try prepareCommit(statement)
     }
+    // The hooks tell how this statement ends the transaction, if it does.
+    completion = .none
     guard !authorization.writes.isEmpty, let connection, !entries.isEmpty || commitPreparation != nil else {
       return nil
     }
     let execution = StatementExecution(
       statement: statement, totalChangesBefore: sqlite3_total_changes(connection), previous: currentExecution)
-    let live = liveEntries()
-    for write in authorization.writes {
-      let kind = write.eventKind
-      let key = write.tableName.lowercased()
-      for (entry, observer) in live where !entry.isStoppedUntilNextTransaction {
-        if observer.observes(eventsOfKind: kind),
-          !(execution.observersByTable[key]?.contains { $0 === entry } ?? false)
-        {
-          execution.observersByTable[key, default: []].append(entry)
-        }
-      }
+    if !isReadOnly {
+      execution.observations = observations(of: authorization.writes)
     }
-    if execution.observersByTable.isEmpty && commitPreparation == nil { return nil }
-    if commitPreparation != nil, authorization.transactionEffect == nil, !database.isInsideTransaction,
-      Self.canRunInTransaction(statement)
-    {
+    if execution.observations.isEmpty && commitPreparation == nil { return nil }
+    if commitPreparation != nil, authorization.mayRunInTransaction, !database.isInsideTransaction {
       // A statement outside of a transaction commits on its own, where the
       // journal can not be written: give it a transaction of its own.
       try database.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
@@ -153,11 +171,22 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
     return execution
   }
 
-  /// Data statements and schema changes run in a transaction; VACUUM,
-  /// PRAGMA, ATTACH and DETACH may not.
-  private static func canRunInTransaction(_ statement: Statement) -> Bool {
-    let keyword = statement.sql.drop { !$0.isLetter }.prefix { $0.isLetter }.uppercased()
-    return ["INSERT", "UPDATE", "DELETE", "REPLACE", "WITH", "CREATE", "DROP", "ALTER"].contains(keyword)
+  /// The observers interested in a statement that performs these writes. A
+  /// statement that makes one kind of change (no trigger, no foreign key
+  /// action) reports all its changes to the observers of that kind; otherwise
+  /// each observer hears of the kinds it observes only.
+  private func observations(of writes: [StatementAuthorization.StatementWrite]) -> [StatementObservation] {
+    let kinds = writes.map(\.eventKind)
+    return liveEntries().compactMap { entry, observer in
+      guard entry.isEnabled else { return nil }
+      if writes.count == 1 {
+        guard observer.observes(eventsOfKind: kinds[0]) else { return nil }
+        return StatementObservation(entry: entry, observedWrites: nil, advertisedWrites: writes)
+      }
+      let observed = zip(writes, kinds).filter { observer.observes(eventsOfKind: $0.1) }.map(\.0)
+      guard !observed.isEmpty else { return nil }
+      return StatementObservation(entry: entry, observedWrites: observed, advertisedWrites: writes)
+    }
   }
 
   func statementDidExecute(_ statement: Statement, context: AnyObject?) throws {
@@ -167,139 +196,162 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
         do {
           try database.cachedStatement(sql: "COMMIT TRANSACTION").execute()
         } catch {
-          try? database.rollback()
+          rollBackSilently()
           throw error
         }
       }
     }
-    noteSavepoint(of: statement)
-    noteTransactionEnd(of: statement)
-    deliverTransactionEnd()
-    forgetSavepointsOutsideOfTransaction()
-    // Without hooks (no observer), an autocommitted statement ends its
-    // transaction unseen: its tables must not leak into the next one.
-    if !changedTables.isEmpty && !database.isInsideTransaction { changedTables = [:] }
+    let authorization = statement.authorization
+    if authorization.invalidatesSchema { tableHasRowIDs = [:] }
+    defer {
+      // Without hooks (no observer), an autocommitted statement ends its
+      // transaction unseen: its tables must not leak into the next one.
+      if !changedTables.isEmpty && !database.isInsideTransaction { changedTables = [:] }
+    }
+    switch authorization.transactionEffect {
+    case .begin:
+      transactionBegunWithBegin = true
+    case .commit:
+      if case .none = completion {
+        // SQLite calls no commit hook for a transaction that wrote nothing
+        // (`BEGIN; COMMIT`), but the code committed one: observers hear of it,
+        // as of any other (and of changes told with `notifyChanges(in:)`).
+        return try commitEmptyTransaction()
+      }
+    case .savepoint:
+      savepointStack.savepointDidBegin(authorization.savepointName)
+    case .releaseSavepoint:
+      savepointStack.savepointDidRelease(authorization.savepointName)
+      if case .none = completion, !database.isInsideTransaction {
+        // `SAVEPOINT x; RELEASE x` that wrote nothing: as `BEGIN; COMMIT`.
+        return try commitEmptyTransaction()
+      }
+      if savepointStack.isEmpty { deliverHeldChanges() }
+    case .rollbackToSavepoint:
+      savepointStack.savepointDidRollBack(authorization.savepointName)
+    case .rollback, nil:
+      break
+    }
+    let completion = self.completion
+    self.completion = .none
+    switch completion {
+    case .commit:
+      didCommit()
+    case .rollback:
+      didRollback(notifyingObservers: !isReadOnly && !isRollingBackSilently)
+    case .none, .cancelledCommit:
+      break
+    }
   }
 
   func statementDidFail(_ statement: Statement, context: AnyObject?, error: DatabaseError) -> any Error {
     if let execution = context as? StatementExecution {
       finish(execution)
-      if execution.isWrappedInTransaction { try? database.rollback() }
+      if execution.isWrappedInTransaction { rollBackSilently() }
     }
-    let observerError = willCommitError
-    willCommitError = nil
-    if observerError != nil && database.isInsideTransaction {
-      // SQLite rolled the refused transaction back, but a refused RELEASE of
-      // the savepoint that opened it leaves autocommit off, as if a transaction
-      // were still open: end it, as after a refused COMMIT. The rollback is
-      // reported once, by the ROLLBACK statement.
-      try? database.rollback()
-    }
-    deliverTransactionEnd()
-    forgetSavepointsOutsideOfTransaction()
-    return observerError ?? error
-  }
-
-  /// Runs the commit preparation (change journal) before a COMMIT, and tells
-  /// observers the commit is coming when only `notifyChanges(in:)` changed
-  /// anything (SQLite calls no commit hook for a transaction that wrote nothing).
-  private func prepareCommit(_ statement: Statement) throws {
-    guard database.isInsideTransaction else { return }
-    if statement.authorization.transactionEffect == .releaseSavepoint, !isOutermostSavepointRelease(statement)
-    {
-      return
-    }
-    if let commitPreparation, !changedTables.isEmpty {
-      try commitPreparation(database, Set(changedTables.values))
-    }
-    if hasNotifiedChanges && !willCommitWasSent {
-      deliverHeldBackChanges()
-      try sendWillCommit()
-    }
-  }
-
-  /// True if releasing this savepoint ends the transaction: Sealite's own
-  /// savepoints always run inside a transaction, so only a savepoint that
-  /// opened the transaction qualifies, which SQL alone can not tell; this
-  /// assumes so when no BEGIN was seen, unless the savepoint is nested in
-  /// another one this broker saw open.
-  private func isOutermostSavepointRelease(_ statement: Statement) -> Bool {
-    !transactionBegunWithBegin && (savepointIndex(statement.authorization.savepointName) ?? 0) == 0
-  }
-
-  private var transactionBegunWithBegin = false
-
-  private func noteTransactionEnd(of statement: Statement) {
-    switch statement.authorization.transactionEffect {
-    case .begin:
-      transactionBegunWithBegin = true
-    case .commit, .releaseSavepoint:
-      if !database.isInsideTransaction && hasNotifiedChanges && !commitIsPending {
-        commitIsPending = true
-      }
+    let completion = self.completion
+    self.completion = .none
+    switch completion {
     case .rollback:
-      if !database.isInsideTransaction && hasNotifiedChanges { rollbackIsPending = true }
-    default:
+      // The failed statement rolled back the transaction SQLite opened for it
+      // (or an `OR ROLLBACK` conflict ended the user's): no transaction the
+      // observers were told of ends here.
+      didRollback(notifyingObservers: false)
+    case .cancelledCommit(let observerError):
+      // SQLite rolled the refused transaction back, but a refused RELEASE of
+      // the savepoint that opened it leaves autocommit off, as if a
+      // transaction were still open: end it, as after a refused COMMIT.
+      rollBackSilently()
+      didRollback(notifyingObservers: !isReadOnly)
+      return observerError
+    case .none, .commit:
       break
     }
+    if !changedTables.isEmpty && !database.isInsideTransaction { changedTables = [:] }
+    return error
+  }
+
+  /// Rolls back, if a transaction is open, without telling observers.
+  private func rollBackSilently() {
+    guard database.isInsideTransaction else { return }
+    let wasSilent = isRollingBackSilently
+    isRollingBackSilently = true
+    defer { isRollingBackSilently = wasSilent }
+    try? database.rollback()
+  }
+
+  /// Runs the commit preparation (change journal) before the statement that
+  /// ends a transaction that changed tables.
+  private func prepareCommit(_ statement: Statement) throws {
+    guard let commitPreparation, !changedTables.isEmpty, database.isInsideTransaction else { return }
+    if statement.authorization.transactionEffect == .releaseSavepoint {
+      // Only the release of the savepoint that opened the transaction commits.
+      guard !transactionBegunWithBegin, savepointStack.isOutermost(statement.authorization.savepointName)
+      else { return }
+    }
+    try commitPreparation(database, Set(changedTables.values))
   }
 
   private func finish(_ execution: StatementExecution) {
     currentExecution = execution.previous
     // A dropped table lost its rows, though SQLite counts no change.
+    let authorization = execution.statement.authorization
     let changed =
-      connection.map { sqlite3_total_changes($0) } != execution.totalChangesBefore
-      || execution.statement.authorization.dropsTable
-    guard changed || !execution.reportedTables.isEmpty else { return }
-    for write in execution.statement.authorization.writes {
+      connection.map { sqlite3_total_changes($0) } != execution.totalChangesBefore || authorization.dropsTable
+    guard changed else { return }
+    for write in authorization.writes {
       let key = write.tableName.lowercased()
       if execution.reportedTables.contains(key) { continue }
-      // Rows SQLite did not report one by one: `WITHOUT ROWID` tables, the
-      // truncate optimization.
       changedTables[key] = write.tableName
-      if let interested = execution.observersByTable[key] { tell(.table(interested)) }
+      // A table with rowids that the update hook did not report had no row
+      // changed (a cascade that found nothing): only tables whose rows SQLite
+      // can not report, and dropped tables, are announced as a whole.
+      guard authorization.dropsTable || !hasRowIDs(write.tableName) else { continue }
+      let interested = execution.observations.filter { $0.observesTable(key) }
+      if !interested.isEmpty { tell(.table(write.tableName, interested)) }
     }
   }
 
-  // MARK: - Savepoints
-
-  /// A change, and the observers that asked for it.
-  private enum Change {
-    /// A row reported by the update hook.
-    case row(DatabaseEvent, [ObserverEntry])
-    /// A table changed without rows being reported.
-    case table([ObserverEntry])
+  /// True if the table has rowids (it is no `WITHOUT ROWID` table, nor a
+  /// virtual table), judged by whether SQLite compiles a query of its rowid.
+  private func hasRowIDs(_ table: String) -> Bool {
+    let key = table.lowercased()
+    if let known = tableHasRowIDs[key] { return known }
+    guard let connection else { return false }
+    var statement: SQLiteStatement?
+    let code = sqlite3_prepare_v2(
+      connection, "SELECT _rowid_ FROM \(table.quotedDatabaseIdentifier) LIMIT 0", -1, &statement, nil)
+    sqlite3_finalize(statement)
+    let result = code == SQLITE_OK
+    tableHasRowIDs[key] = result
+    return result
   }
 
-  /// An open savepoint, and the changes made since it began.
-  private struct Savepoint {
-    /// Lowercased: SQLite compares savepoint names case-insensitively.
-    let name: String
-    var changes: [Change] = []
-  }
-
-  /// The open savepoints of the current transaction, innermost last.
-  private var savepoints: [Savepoint] = []
+  // MARK: - Changes
 
   /// Tells observers of a change, or holds it back while a savepoint is open.
-  private func tell(_ change: Change) {
-    if savepoints.isEmpty {
+  private func tell(_ change: SavepointStack.Change) {
+    if savepointStack.isEmpty {
       deliver(change)
     } else {
-      savepoints[savepoints.count - 1].changes.append(change)
+      savepointStack.hold(change)
     }
   }
 
-  private func deliver(_ change: Change) {
+  private func deliver(_ change: SavepointStack.Change) {
     withCurrentBroker {
       switch change {
-      case .row(let event, let interested):
+      case .row(let event, let observations):
         // A change held back by a savepoint skips observers removed meanwhile.
-        for entry in interested where !entry.isStoppedUntilNextTransaction && isRegistered(entry) {
+        for observation in observations where observation.tracks(event) {
+          let entry = observation.entry
+          guard entry.isEnabled, isRegistered(entry) else { continue }
           entry.observer?.databaseDidChange(with: event)
         }
-      case .table(let interested):
-        for entry in interested where !entry.isStoppedUntilNextTransaction && isRegistered(entry) {
+      case .table(_, let observations):
+        for observation in observations {
+          let entry = observation.entry
+          guard entry.isEnabled, isRegistered(entry) else { continue }
           entry.observer?.databaseDidChange()
         }
       }
@@ -310,54 +362,10 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
     entries.contains { $0 === entry }
   }
 
-  /// The innermost open savepoint named `name`.
-  private func savepointIndex(_ name: String?) -> Int? {
-    guard let name = name?.lowercased() else { return nil }
-    return savepoints.lastIndex { $0.name == name }
-  }
-
-  /// Follows SAVEPOINT, RELEASE and ROLLBACK TO once they succeeded.
-  private func noteSavepoint(of statement: Statement) {
-    let authorization = statement.authorization
-    switch authorization.transactionEffect {
-    case .savepoint:
-      savepoints.append(Savepoint(name: authorization.savepointName?.lowercased() ?? ""))
-    case .releaseSavepoint:
-      // A savepoint this broker did not see open (it was opened before the
-      // first observer came) lies below every savepoint it knows.
-      let index = savepointIndex(authorization.savepointName) ?? 0
-      guard index < savepoints.count else { return }
-      let released = savepoints[index...].flatMap { $0.changes }
-      savepoints.removeSubrange(index...)
-      if savepoints.isEmpty {
-        for change in released { deliver(change) }
-      } else {
-        savepoints[savepoints.count - 1].changes += released
-      }
-    case .rollbackToSavepoint:
-      // The savepoint stays open, emptied; the ones opened after it are gone.
-      if let index = savepointIndex(authorization.savepointName) {
-        savepoints.removeSubrange((index + 1)...)
-        savepoints[index].changes = []
-      } else {
-        savepoints = []
-      }
-    default:
-      break
-    }
-  }
-
-  /// Tells observers of every change held back (the transaction commits).
-  private func deliverHeldBackChanges() {
-    let held = savepoints.flatMap { $0.changes }
-    savepoints = []
-    for change in held { deliver(change) }
-  }
-
-  /// Once the transaction is over, no savepoint is open: a commit delivered
-  /// the held-back changes, a rollback undid them.
-  private func forgetSavepointsOutsideOfTransaction() {
-    if !database.isInsideTransaction { savepoints = [] }
+  /// Tells observers of every change held back (the transaction commits, or
+  /// its last savepoint was released).
+  private func deliverHeldChanges() {
+    for change in savepointStack.removeAll() { deliver(change) }
   }
 
   // MARK: - Hooks
@@ -391,7 +399,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
       { context in
         guard let context else { return }
         let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
-        broker.rollbackIsPending = true
+        broker.transactionDidRollBack()
       }, context)
   }
 
@@ -410,67 +418,77 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
     changedTables[key] = tableName
     guard let execution = currentExecution else { return }
     execution.reportedTables.insert(key)
-    guard let interested = execution.observersByTable[key], let eventKind = DatabaseEvent.Kind(rawValue: kind)
-    else { return }
-    tell(.row(DatabaseEvent(kind: eventKind, tableName: tableName, rowID: rowID), interested))
+    guard !execution.observations.isEmpty, let eventKind = DatabaseEvent.Kind(rawValue: kind) else { return }
+    tell(.row(DatabaseEvent(kind: eventKind, tableName: tableName, rowID: rowID), execution.observations))
   }
 
   /// The commit hook: false refuses the commit (an observer threw).
   private func transactionWillCommit() -> Bool {
-    commitIsPending = true
-    // Changes of savepoints still open commit too: observers hear of them first.
-    deliverHeldBackChanges()
-    guard !willCommitWasSent else { return true }
     do {
-      try sendWillCommit()
+      try willCommit()
+      completion = .commit
       return true
     } catch {
-      willCommitError = error
-      commitIsPending = false
+      completion = .cancelledCommit(error)
       return false
     }
   }
 
-  private func sendWillCommit() throws {
-    willCommitWasSent = true
+  /// The rollback hook. After a refused commit, the error stays the news.
+  private func transactionDidRollBack() {
+    if case .cancelledCommit = completion { return }
+    completion = .rollback
+  }
+
+  /// Changes of savepoints still open commit too: observers hear of them
+  /// first, then that the transaction is about to commit.
+  private func willCommit() throws {
+    deliverHeldChanges()
+    guard !isReadOnly else { return }
     for (_, observer) in liveEntries() {
       try observer.databaseWillCommit()
     }
   }
 
-  /// Tells observers of a commit or rollback that happened during the last
-  /// statement, once it is over (observers may then use the connection).
-  private func deliverTransactionEnd() {
-    if rollbackIsPending {
-      rollbackIsPending = false
-      commitIsPending = false
-      endTransaction()
-      for (_, observer) in liveEntries() { observer.databaseDidRollback(database) }
-      removeNextTransactionObservers()
-    } else if commitIsPending {
-      commitIsPending = false
-      guard !database.isInsideTransaction else {
-        // The commit failed (busy): the transaction goes on.
-        willCommitWasSent = false
-        return
-      }
-      endTransaction()
-      for (_, observer) in liveEntries() { observer.databaseDidCommit(database) }
-      removeNextTransactionObservers()
+  private func commitEmptyTransaction() throws {
+    do {
+      try willCommit()
+    } catch {
+      didRollback(notifyingObservers: !isReadOnly)
+      throw error
     }
+    didCommit()
   }
 
-  private func endTransaction() {
+  private func didCommit(notifyingObservers: Bool? = nil) {
+    _ = savepointStack.removeAll()
+    if notifyingObservers ?? !isReadOnly {
+      for entry in entries {
+        entry.takeObserverForTransactionEnd()?.databaseDidCommit(database)
+      }
+    }
+    didEndTransaction()
+  }
+
+  private func didRollback(notifyingObservers: Bool) {
+    _ = savepointStack.removeAll()
+    if notifyingObservers {
+      for entry in entries {
+        entry.takeObserverForTransactionEnd()?.databaseDidRollback(database)
+      }
+    }
+    didEndTransaction()
+  }
+
+  /// Forgets observers that are gone (deallocated, or registered for one
+  /// transaction), and enables the others again.
+  private func didEndTransaction() {
     changedTables = [:]
-    savepoints = []
-    willCommitWasSent = false
-    hasNotifiedChanges = false
     transactionBegunWithBegin = false
-    for entry in entries { entry.isStoppedUntilNextTransaction = false }
-  }
-
-  private func removeNextTransactionObservers() {
-    entries.removeAll { $0.extent == .nextTransaction || $0.observer == nil }
+    // A `.nextTransaction` observer told of the end was forgotten then; one
+    // that was not told (a read-only or silent end) stays for the next one.
+    entries.removeAll { $0.observer == nil }
+    for entry in entries { entry.isEnabled = true }
     updateHooks()
   }
 
@@ -478,29 +496,58 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
 
   /// Tells observers of changes SQLite can not see. Inside a transaction, they
   /// hear of the commit or rollback as usual; outside, the notification is a
-  /// transaction of its own, committed at once.
+  /// transaction of its own, committed at once. Read-only accesses tell
+  /// nothing: no commit would follow.
+  ///
+  /// Observers are asked, as for a statement, whether they observe inserts,
+  /// deletions and updates of every column of each table of the region; the
+  /// tables and columns are those of the schema, so that a region naming a
+  /// table that does not exist (`sqlite_temp_master` without a temp schema)
+  /// tells nobody.
   func notifyChanges(in region: DatabaseRegion, tableNames: Set<String>?, external: Bool = false) {
-    let live = liveEntries()
-    let interested = live.filter { entry, observer in
-      !entry.isStoppedUntilNextTransaction && observes(observer, region: region, tableNames: tableNames)
+    // Commits of other processes reach read-only connections too: their
+    // observers are the ones that watch other processes.
+    guard external || !isReadOnly else { return }
+    let live = liveEntries().filter { $0.0.isEnabled }
+    guard !live.isEmpty else { return }
+    var eventKinds: [DatabaseEventKind]?
+    var interested: [any TransactionObserver] = []
+    for (_, observer) in live {
+      if let specific = observer as? any RegionTrackingObserver {
+        if specific.isInterested(in: region) { interested.append(observer) }
+        continue
+      }
+      if eventKinds == nil { eventKinds = self.eventKinds(of: region, tableNames: tableNames) }
+      if eventKinds!.contains(where: { observer.observes(eventsOfKind: $0) }) { interested.append(observer) }
     }
     let tell = {
-      for (_, observer) in interested {
+      for observer in interested {
         if external { (observer as? any RegionTrackingObserver)?.noteExternalChange() }
         observer.databaseDidChange()
       }
     }
     if database.isInsideTransaction {
-      hasNotifiedChanges = true
       withCurrentBroker(tell)
       return
     }
     guard !interested.isEmpty else { return }
     withCurrentBroker(tell)
     for (_, observer) in live { try? observer.databaseWillCommit() }
-    endTransaction()
-    for (_, observer) in live { observer.databaseDidCommit(database) }
-    removeNextTransactionObservers()
+    didCommit(notifyingObservers: true)
+  }
+
+  /// The kinds of change observers are asked about for a change in `region`
+  /// (or in `tableNames`, when known): the schema's columns of its existing
+  /// tables. Should the schema be unreadable, inserts and deletions of the
+  /// named tables, or of every table.
+  private func eventKinds(of region: DatabaseRegion, tableNames: Set<String>?) -> [DatabaseEventKind] {
+    let region =
+      tableNames.map { $0.reduce(into: DatabaseRegion()) { $0.formUnion(DatabaseRegion(table: $1)) } }
+      ?? region
+    if let kinds = try? region.existingTables(database).eventKinds(database) { return kinds }
+    return (region.tableNames ?? []).flatMap {
+      [DatabaseEventKind.insert(tableName: $0), .delete(tableName: $0)]
+    }
   }
 
   /// Tells the observers that see other processes' commits that they no
@@ -508,21 +555,6 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
   func notifyExternalWatchFailure(_ error: any Error) {
     for (_, observer) in liveEntries() {
       (observer as? any RegionTrackingObserver)?.externalWatchDidFail(error)
-    }
-  }
-
-  /// Whether `observer` cares for a change in `region`: asked with inserts,
-  /// deletes and updates of every column of each table of the region.
-  private func observes(
-    _ observer: any TransactionObserver, region: DatabaseRegion, tableNames: Set<String>?
-  ) -> Bool {
-    if let specific = observer as? any RegionTrackingObserver {
-      return specific.isInterested(in: region)
-    }
-    guard let tableNames = tableNames ?? region.tableNames else { return true }
-    return tableNames.contains { table in
-      observer.observes(eventsOfKind: .insert(tableName: table))
-        || observer.observes(eventsOfKind: .delete(tableName: table))
     }
   }
 

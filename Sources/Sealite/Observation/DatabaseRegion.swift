@@ -182,3 +182,110 @@ extension Statement {
     return region
   }
 }
+
+extension DatabaseRegion {
+  /// The region an observation tracks: its tables under their names in the
+  /// schema, without SQLite's own tables (whose changes are never reported)
+  /// and without views. A view is read through its tables, which the region
+  /// of a statement that reads the view holds too: a change can only come
+  /// from them, and observing the view as well would count it twice (or
+  /// refresh on writes that go nowhere, such as an `INSTEAD OF` trigger that
+  /// does nothing).
+  func observableRegion(_ db: Database) throws -> DatabaseRegion {
+    guard let tables else { return .fullDatabase }
+    var result: [String: TableRegion] = [:]
+    for (key, region) in tables where !StatementAuthorization.isInternal(key) {
+      guard let name = try db.schemaTableName(region.name) else { continue }
+      var region = region
+      region.name = name
+      result[name.lowercased()] = result[name.lowercased()].map { $0.union(region) } ?? region
+    }
+    return DatabaseRegion(tables: result)
+  }
+
+  /// The region, with only the tables (SQLite's own included) that exist in
+  /// the schema, under their names there.
+  func existingTables(_ db: Database) throws -> DatabaseRegion {
+    guard let tables else { return .fullDatabase }
+    var result: [String: TableRegion] = [:]
+    for region in tables.values {
+      guard let name = try db.schemaTableName(region.name) else { continue }
+      var region = region
+      region.name = name
+      result[name.lowercased()] = result[name.lowercased()].map { $0.union(region) } ?? region
+    }
+    return DatabaseRegion(tables: result)
+  }
+
+  /// Every kind of change that may modify the region: inserts, deletions
+  /// and updates of its columns (all of them unless the region names some)
+  /// in each of its tables, or in every table of every schema for the full
+  /// database. The region must hold existing tables (``existingTables(_:)``).
+  func eventKinds(_ db: Database) throws -> [DatabaseEventKind] {
+    let regions: [TableRegion]
+    if let tables {
+      regions = Array(tables.values)
+    } else {
+      regions = try db.allSchemaTableNames().map { TableRegion(name: $0, columns: nil, rowIDs: nil) }
+    }
+    return regions.flatMap { region -> [DatabaseEventKind] in
+      // SQLite's own tables have no columns to introspect.
+      let columns = region.columns ?? Set(((try? db.columns(in: region.name)) ?? []).map(\.name))
+      return [
+        .delete(tableName: region.name), .insert(tableName: region.name),
+        .update(tableName: region.name, columnNames: columns),
+      ]
+    }
+  }
+}
+
+extension Database {
+  /// The schemas of the connection, in SQLite's order of name resolution:
+  /// temp (if it exists), main, then attached databases.
+  fileprivate func schemaNames() throws -> [String] {
+    let names = try Row.fetchAll(self, sql: "PRAGMA database_list").map { $0[1] as String }
+    return names.filter { $0 == "temp" } + names.filter { $0 != "temp" }
+  }
+
+  /// The name of the table `name` as the schema spells it, or nil if no
+  /// schema has a table of that name (views are no tables). `sqlite_master`
+  /// always exists; `sqlite_temp_master` once the temp schema does.
+  fileprivate func schemaTableName(_ name: String) throws -> String? {
+    validateSchemaFacts()
+    if let known = schemaTableNames[name.lowercased()] { return known }
+    let found = try lookUpSchemaTableName(name)
+    schemaTableNames[name.lowercased()] = found
+    return found
+  }
+
+  private func lookUpSchemaTableName(_ name: String) throws -> String? {
+    let schemas = try schemaNames()
+    switch name.lowercased() {
+    case "sqlite_master", "sqlite_schema":
+      return name
+    case "sqlite_temp_master", "sqlite_temp_schema":
+      return schemas.contains("temp") ? name : nil
+    default:
+      for schema in schemas {
+        let master =
+          schema == "temp" ? "sqlite_temp_master" : "\(schema.quotedDatabaseIdentifier).sqlite_master"
+        if let found = try String.fetchOne(
+          self, sql: "SELECT name FROM \(master) WHERE type = 'table' AND name = ? COLLATE NOCASE",
+          arguments: [name])
+        {
+          return found
+        }
+      }
+      return nil
+    }
+  }
+
+  /// The names of the tables of every schema.
+  fileprivate func allSchemaTableNames() throws -> [String] {
+    try schemaNames().flatMap { schema in
+      let master =
+        schema == "temp" ? "sqlite_temp_master" : "\(schema.quotedDatabaseIdentifier).sqlite_master"
+      return try String.fetchAll(self, sql: "SELECT name FROM \(master) WHERE type = 'table' ORDER BY name")
+    }
+  }
+}

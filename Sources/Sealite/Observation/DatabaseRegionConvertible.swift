@@ -71,3 +71,9 @@ extension SQLRelation {
     [tableName] + joins.flatMap { $0.relation.allTableNames } + prefetches.flatMap { $0.tableNames }
   }
 }
+
+extension DatabaseRegionConvertible where Self == DatabaseRegion {
+  /// Every table, column and row of the database, where a region is expected:
+  /// `try db.notifyChanges(in: .fullDatabase)`.
+  public static var fullDatabase: DatabaseRegion { DatabaseRegion.fullDatabase }
+}

@@ -42,7 +42,7 @@ public struct DatabaseRegionObservation: Sendable {
       try writer.withWriterConnection { db in
         var region = DatabaseRegion()
         for convertible in regions { region.formUnion(try convertible.databaseRegion(db)) }
-        observer.setRegion(region)
+        observer.setRegion(try region.observableRegion(db))
         db.add(transactionObserver: observer, extent: .observerLifetime)
         _ = writer.startWatchingOtherProcesses(db)
       }

@@ -139,7 +139,7 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     case .regions(let regions):
       var region = DatabaseRegion()
       for convertible in regions { region.formUnion(try convertible.databaseRegion(db)) }
-      setRegion(region)
+      setRegion(try region.observableRegion(db))
     case .constantRegionRecordedFromSelection, .regionRecordedFromSelection:
       // Until the first fetch tells the region, every change counts.
       observer.setRegion(.fullDatabase)
@@ -319,6 +319,7 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
       }
       var region = DatabaseRegion()
       let fetched = try db.recordingSelection(&region) { try observation.reducer._fetch(db) }
+      region = try region.observableRegion(db)
       if known != region {
         setRegion(region)
         // A change to the new part of the region, committed after this
