@@ -228,22 +228,22 @@ extension Dictionary {
   }
 
   /// Creates a dictionary from the remaining (key, value) pairs of a cursor.
-  /// Stops the program if a key comes twice, as `Dictionary(uniqueKeysWithValues:)` does.
-  @inlinable
+  /// Throws a misuse error if a key comes twice (where
+  /// `Dictionary(uniqueKeysWithValues:)` of a sequence stops the program): a
+  /// duplicate usually comes from the database, not from the program.
   public init(uniqueKeysWithValues keysAndValues: some Cursor<(Key, Value)>) throws {
-    self.init()
-    try keysAndValues.forEach { key, value in
-      if updateValue(value, forKey: key) != nil { fatalError("Duplicate values for key: '\(key)'") }
-    }
+    try self.init(minimumCapacity: 0, uniqueKeysWithValues: keysAndValues)
   }
 
   /// Creates a dictionary from the remaining (key, value) pairs of a cursor,
-  /// with room for `minimumCapacity` keys. Stops the program if a key comes twice.
-  @inlinable
+  /// with room for `minimumCapacity` keys. Throws a misuse error if a key
+  /// comes twice.
   public init(minimumCapacity: Int, uniqueKeysWithValues keysAndValues: some Cursor<(Key, Value)>) throws {
     self.init(minimumCapacity: minimumCapacity)
     try keysAndValues.forEach { key, value in
-      if updateValue(value, forKey: key) != nil { fatalError("Duplicate values for key: '\(key)'") }
+      if self.updateValue(value, forKey: key) != nil {
+        throw DatabaseError.misuse("duplicate values for key: '\(key)'")
+      }
     }
   }
 }

@@ -93,6 +93,17 @@ struct CursorForEachTests {
     #expect(sizedPairs.forEachCalls == 1)
   }
 
+  @Test("A key that comes twice in Dictionary(uniqueKeysWithValues:) of a cursor is a thrown misuse error")
+  func duplicateKeysThrow() throws {
+    let error = try #require(throws: DatabaseError.self) {
+      try Dictionary(uniqueKeysWithValues: CountingCursor([("one", 1), ("one", 2)]))
+    }
+    #expect(error.resultCode == .SQLITE_MISUSE)
+    #expect(throws: DatabaseError.self) {
+      try Dictionary(minimumCapacity: 4, uniqueKeysWithValues: CountingCursor([(1, "a"), (1, "b")]))
+    }
+  }
+
   @Test("Set union and intersection take the remaining elements of a cursor")
   func setAlgebra() throws {
     let base: Set = [1, 2, 3]

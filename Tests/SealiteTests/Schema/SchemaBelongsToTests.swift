@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// The statements a schema change runs, as the trace reports them.
 private func statements(_ db: Database, _ change: () throws -> Void) throws -> [String] {
