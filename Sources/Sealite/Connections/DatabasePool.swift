@@ -22,9 +22,12 @@ public final class DatabasePool: DatabaseWriter {
   /// Reads run on this concurrent queue; barrier writes wait for them and
   /// hold new ones back.
   private let barrier: DispatchQueue
-  /// Set on the barrier queue and on every connection queue of this pool: an
-  /// access that finds it is nested in another access of the same pool.
+  /// Set on the barrier queue and on the queue of every reader connection of
+  /// this pool: an access that finds it is nested in a read of the same pool.
   private let accessKey: DispatchSpecificKey<Bool>
+  /// True while a barrier write holds the barrier: a read started from the
+  /// writer connection then would wait for itself.
+  private let barrierIsHeld = Locked(false)
 
   /// The configuration of the pool's connections.
   public var configuration: Configuration { currentConfiguration.value }
@@ -46,15 +49,13 @@ public final class DatabasePool: DatabaseWriter {
       var keyed = configuration
       keyed.rekeyedKey = derivedKey ?? configuration.rekeyedKey
       writer = try SerializedDatabase(
-        path: path, configuration: keyed, readOnly: configuration.readonly, label: "\(label).writer",
-        ownerKey: accessKey)
+        path: path, configuration: keyed, readOnly: configuration.readonly, label: "\(label).writer")
       configuration = keyed
     } catch let error as DatabaseError where derivedKey != nil && error.resultCode == .SQLITE_NOTADB {
       // Settings the derivation does not know (or a wrong passphrase, which
       // SQLCipher's own derivation now reports as usual).
       writer = try SerializedDatabase(
-        path: path, configuration: configuration, readOnly: configuration.readonly, label: "\(label).writer",
-        ownerKey: accessKey)
+        path: path, configuration: configuration, readOnly: configuration.readonly, label: "\(label).writer")
     }
     if derivedKey == nil, let derived = try writer.sync({ db in try KeyDerivation.pooledKey(from: db) }) {
       // The writer derived the key itself (a new file, a passphrase given in
@@ -87,10 +88,40 @@ public final class DatabasePool: DatabaseWriter {
     try writer.close()
   }
 
-  private func checkNotReentrant() throws {
-    if DispatchQueue.getSpecific(key: accessKey) == true {
+  /// Interrupts the statements running on every connection of the pool, from
+  /// any thread.
+  public func interrupt() {
+    writer.interrupt()
+    readers.interrupt()
+  }
+
+  // MARK: - Reentrancy
+  //
+  // GRDB's rules: a read (or unsafe read) inside a read of the same pool is an
+  // error; a write inside a read, and a read inside a write, are allowed (they
+  // use other connections); a write inside a write is an error. Sealite adds
+  // thrown errors where GRDB would deadlock: a barrier write inside any access
+  // of the pool, and a read inside a barrier write.
+
+  /// True on the dispatch queues of the pool's reads (the barrier queue and
+  /// every reader connection's queue).
+  private var isInsideRead: Bool { DispatchQueue.getSpecific(key: accessKey) == true }
+
+  private func checkReadIsNotNested() throws {
+    if isInsideRead {
       throw DatabaseError.misuse(
-        "database access is not reentrant: do not read or write from inside another read or write of the same pool"
+        "database access is not reentrant: do not read from inside another read of the same pool")
+    }
+    if writer.isOnQueue && barrierIsHeld.value {
+      throw DatabaseError.misuse(
+        "a read can not start from inside a barrier write of the same pool: it waits for the barrier to end")
+    }
+  }
+
+  private func checkBarrierIsNotNested() throws {
+    if isInsideRead || writer.isOnQueue {
+      throw DatabaseError.misuse(
+        "a barrier write can not start from inside another access of the same pool: it waits for that access to end"
       )
     }
   }
@@ -101,10 +132,57 @@ public final class DatabasePool: DatabaseWriter {
     return try body(reader)
   }
 
+  /// Holds the barrier queue (shared by reads, exclusive for barrier writes)
+  /// for an `async` access: a dispatch thread holds it until the lease ends,
+  /// while the task awaits its connection.
+  private func leaseBarrier(exclusive: Bool) async throws -> AccessLease<Void> {
+    try await withCheckedThrowingContinuation { continuation in
+      barrier.async(flags: exclusive ? .barrier : []) { [barrierIsHeld] in
+        let lease = AccessLease(())
+        if exclusive { barrierIsHeld.withLock { $0 = true } }
+        continuation.resume(returning: lease)
+        lease.waitForEnd()
+        if exclusive { barrierIsHeld.withLock { $0 = false } }
+      }
+    }
+  }
+
+  /// A reader connection for an `async` read, with the barrier held in shared
+  /// mode until the lease ends.
+  private func leaseReader() async throws -> AccessLease<SerializedDatabase> {
+    try await withCheckedThrowingContinuation { continuation in
+      barrier.async { [readers] in
+        let reader: SerializedDatabase
+        let generation: Int
+        do {
+          (reader, generation) = try readers.get()
+        } catch {
+          continuation.resume(throwing: error)
+          return
+        }
+        let lease = AccessLease(reader)
+        continuation.resume(returning: lease)
+        lease.waitForEnd()
+        readers.release(reader, generation: generation)
+      }
+    }
+  }
+
+  // MARK: - Reading
+
+  @_disfavoredOverload
   public func read<T>(_ value: (Database) throws -> T) throws -> T {
-    try checkNotReentrant()
+    try checkReadIsNotNested()
     return try barrier.sync {
       try withReader { reader in try reader.sync { db in try db.readTransaction(value) } }
+    }
+  }
+
+  public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+    let lease = try await leaseReader()
+    defer { lease.end() }
+    return try await lease.value.execute { db, cancellation in
+      try db.readTransaction { db in try cancellation.run(db, value) }
     }
   }
 
@@ -126,22 +204,75 @@ public final class DatabasePool: DatabaseWriter {
     }
   }
 
+  @_disfavoredOverload
   public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
-    try checkNotReentrant()
+    try checkReadIsNotNested()
     return try barrier.sync {
       try withReader { reader in try reader.sync(value) }
     }
   }
 
-  public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
-    try checkNotReentrant()
-    return try writer.sync { db in try db.withoutTransaction(updates) }
+  public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+    let lease = try await leaseReader()
+    defer { lease.end() }
+    return try await lease.value.execute { db, cancellation in try cancellation.run(db, value) }
   }
 
+  public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+    barrier.async { [self] in
+      do {
+        try withReader { reader in try reader.sync { db in value(.success(db)) } }
+      } catch {
+        value(.failure(error))
+      }
+    }
+  }
+
+  /// Runs `value` inside the current access when called from one (the reader
+  /// connection of a read, the writer connection of a write), with a reader
+  /// connection otherwise.
+  public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+    if let reader = readers.current {
+      return try reader.reentrantSync(value)
+    }
+    if writer.isOnQueue {
+      return try writer.reentrantSync(value)
+    }
+    return try unsafeRead(value)
+  }
+
+  // MARK: - Writing
+
+  @_disfavoredOverload
+  public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) rethrows -> T {
+    try writer.syncRethrowing { db in try db.withoutTransactionRethrowing(updates) }
+  }
+
+  public func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws
+    -> T
+  {
+    try await writer.execute { db, cancellation in
+      try db.withoutTransaction { db in try cancellation.run(db, updates) }
+    }
+  }
+
+  @_disfavoredOverload
   public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
-    try checkNotReentrant()
+    try checkBarrierIsNotNested()
     return try barrier.sync(flags: .barrier) {
-      try writer.sync { db in try db.withoutTransaction(updates) }
+      barrierIsHeld.withLock { $0 = true }
+      defer { barrierIsHeld.withLock { $0 = false } }
+      return try writer.sync { db in try db.withoutTransaction(updates) }
+    }
+  }
+
+  public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T)
+    async throws -> T
+  {
+    let lease = try await leaseBarrier(exclusive: true)
+    defer { lease.end() }
+    return try await writer.execute { db, cancellation in
+      try db.withoutTransaction { db in try cancellation.run(db, updates) }
     }
   }
 
@@ -152,13 +283,21 @@ public final class DatabasePool: DatabaseWriter {
   public func asyncBarrierWriteWithoutTransaction(
     _ updates: @escaping @Sendable (Result<Database, any Error>) -> Void
   ) {
-    barrier.async(flags: .barrier) { [writer] in
+    barrier.async(flags: .barrier) { [writer, barrierIsHeld] in
+      barrierIsHeld.withLock { $0 = true }
+      defer { barrierIsHeld.withLock { $0 = false } }
       do {
         try writer.sync { db in updates(.success(db)) }
       } catch {
         updates(.failure(error))
       }
     }
+  }
+
+  /// Runs `updates` with the writer connection, inside the current write
+  /// access if called from one (no transaction).
+  public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
+    try writer.reentrantSync(updates)
   }
 
   /// Closes idle reader connections, and busy ones when their read ends; new
@@ -180,29 +319,5 @@ public final class DatabasePool: DatabaseWriter {
       try db.changeKey(to: key)
       readers.invalidate()
     }
-  }
-}
-
-extension DatabasePool {
-  // The async variants are declared here, not only in a protocol extension, so
-  // that `try await X.read { … }` picks them over the blocking methods.
-
-  /// Runs `value` in a read-only transaction, without blocking the caller.
-  public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
-    try await awaitRead(value)
-  }
-
-  /// Runs `updates` without a transaction, without blocking the caller.
-  public func writeWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T)
-    async throws -> T
-  {
-    try await awaitWriteWithoutTransaction(updates)
-  }
-
-  /// Runs `updates` after every read in progress, without blocking the caller.
-  public func barrierWriteWithoutTransaction<T: Sendable>(
-    _ updates: @escaping @Sendable (Database) throws -> T
-  ) async throws -> T {
-    try await awaitBarrierWriteWithoutTransaction(updates)
   }
 }

@@ -44,8 +44,20 @@ public final class DatabaseQueue: DatabaseWriter {
     try writer.close()
   }
 
+  /// Interrupts the statement the connection runs now, from any thread.
+  public func interrupt() {
+    writer.interrupt()
+  }
+
+  @_disfavoredOverload
   public func read<T>(_ value: (Database) throws -> T) throws -> T {
     try writer.sync { db in try db.readTransaction(value) }
+  }
+
+  public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+    try await writer.execute { db, cancellation in
+      try db.readTransaction { db in try cancellation.run(db, value) }
+    }
   }
 
   public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
@@ -58,16 +70,49 @@ public final class DatabaseQueue: DatabaseWriter {
     }
   }
 
-  public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
-    try writer.sync(value)
+  @_disfavoredOverload
+  public func unsafeRead<T>(_ value: (Database) throws -> T) rethrows -> T {
+    try writer.syncRethrowing(value)
   }
 
-  public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+  public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+    try await writer.execute { db, cancellation in try cancellation.run(db, value) }
+  }
+
+  public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+    writer.async { db in value(.success(db)) }
+  }
+
+  /// Runs `value` with the connection, inside the current access if called
+  /// from one (no transaction, writes allowed).
+  public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) rethrows -> T {
+    try writer.reentrantSync(value)
+  }
+
+  @_disfavoredOverload
+  public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) rethrows -> T {
+    try writer.syncRethrowing { db in try db.withoutTransactionRethrowing(updates) }
+  }
+
+  public func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws
+    -> T
+  {
+    try await writer.execute { db, cancellation in
+      try db.withoutTransaction { db in try cancellation.run(db, updates) }
+    }
+  }
+
+  /// A queue has no concurrent reads: the same as the blocking `writeWithoutTransaction`.
+  @_disfavoredOverload
+  public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
     try writer.sync { db in try db.withoutTransaction(updates) }
   }
 
-  public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
-    try writeWithoutTransaction(updates)
+  /// A queue has no concurrent reads: the same as the `async` `writeWithoutTransaction`.
+  public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T)
+    async throws -> T
+  {
+    try await writeWithoutTransaction(updates)
   }
 
   public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
@@ -80,9 +125,15 @@ public final class DatabaseQueue: DatabaseWriter {
     writer.async { db in updates(.success(db)) }
   }
 
+  /// Runs `updates` with the connection, inside the current access if called
+  /// from one (no transaction).
+  public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
+    try writer.reentrantSync(updates)
+  }
+
   /// Runs `updates` with the connection, outside of any transaction (GRDB's name).
-  public func inDatabase<T>(_ updates: (Database) throws -> T) throws -> T {
-    try writer.sync(updates)
+  public func inDatabase<T>(_ updates: (Database) throws -> T) rethrows -> T {
+    try writer.syncRethrowing(updates)
   }
 
   /// Runs `updates` in a transaction of the given kind.
@@ -113,6 +164,23 @@ extension Database {
       )
     }
     try execute(sql: "PRAGMA synchronous = NORMAL")
+    try createNonEmptyWAL()
+  }
+
+  /// Makes sure the `-wal` and `-shm` files exist and the WAL holds a commit,
+  /// as GRDB does: a read-only connection can not create them and fails with
+  /// `SQLITE_CANTOPEN` without them, and a WAL left empty by a persistent-WAL
+  /// setup gives readers nothing to open.
+  private func createNonEmptyWAL() throws {
+    let walPath = path + "-wal"
+    let attributes = try? FileManager.default.attributesOfItem(atPath: walPath)
+    let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+    guard size == 0 else { return }
+    // A schema change that leaves no trace but a commit in the WAL.
+    try inSavepoint {
+      try execute(sql: "CREATE TABLE grdb_issue_102 (id INTEGER PRIMARY KEY); DROP TABLE grdb_issue_102")
+      return .commit
+    }
   }
 }
 
@@ -124,41 +192,5 @@ extension DatabaseQueue {
     allowed.insert(charactersIn: "-_.")
     let encoded = name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name
     try self.init(path: "file:\(encoded)?mode=memory&cache=shared", configuration: configuration)
-  }
-
-  /// Runs `value` with the connection, inside the current access if called
-  /// from one (no transaction, writes allowed).
-  public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
-    try writer.reentrantSync(value)
-  }
-
-  /// Runs `updates` with the connection, inside the current access if called
-  /// from one (no transaction).
-  public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) throws -> T {
-    try writer.reentrantSync(updates)
-  }
-}
-
-extension DatabaseQueue {
-  // The async variants are declared here, not only in a protocol extension, so
-  // that `try await X.read { … }` picks them over the blocking methods.
-
-  /// Runs `value` in a read-only transaction, without blocking the caller.
-  public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
-    try await awaitRead(value)
-  }
-
-  /// Runs `updates` without a transaction, without blocking the caller.
-  public func writeWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T)
-    async throws -> T
-  {
-    try await awaitWriteWithoutTransaction(updates)
-  }
-
-  /// Runs `updates` after every read in progress, without blocking the caller.
-  public func barrierWriteWithoutTransaction<T: Sendable>(
-    _ updates: @escaping @Sendable (Database) throws -> T
-  ) async throws -> T {
-    try await awaitBarrierWriteWithoutTransaction(updates)
   }
 }

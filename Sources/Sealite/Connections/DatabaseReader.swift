@@ -1,15 +1,34 @@
 import Dispatch
 
 /// A type that reads from a database: ``DatabaseQueue`` and ``DatabasePool``.
+///
+/// The `async` accesses are requirements, as in GRDB, so that generic code
+/// over `some DatabaseReader` picks them in an `async` context. They run their
+/// closure inside the awaiting task: task-local values are visible there, a
+/// task cancelled before the access gets `CancellationError` without running
+/// the closure, and cancelling the task while the closure runs interrupts its
+/// statement and throws `CancellationError`.
 public protocol DatabaseReader: AnyObject, Sendable {
   /// The configuration of the reader's connections.
   var configuration: Configuration { get }
   /// The path of the database file.
   var path: String { get }
 
+  /// Closes the connections. Further use throws.
+  func close() throws
+
+  /// Interrupts the statements running on the reader's connections: they
+  /// fail with `SQLITE_INTERRUPT` (or `SQLITE_ABORT` for some writes).
+  /// Safe to call from any thread.
+  func interrupt()
+
   /// Runs `value` in a read-only transaction and returns its result. The
   /// database does not change while it runs (a stable snapshot).
+  @_disfavoredOverload
   func read<T>(_ value: (Database) throws -> T) throws -> T
+
+  /// Runs `value` in a read-only transaction, without blocking the caller.
+  func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T
 
   /// Runs `value` in a read-only transaction later, off the caller's thread.
   /// `value` receives the connection, or the error that prevented the read.
@@ -17,45 +36,58 @@ public protocol DatabaseReader: AnyObject, Sendable {
 
   /// Runs `value` with a connection, without a transaction and without
   /// forbidding writes: each statement sees the latest committed state.
+  @_disfavoredOverload
   func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T
 
-  /// Closes the connections. Further use throws.
-  func close() throws
+  /// Runs `value` with a connection, without a transaction, without blocking
+  /// the caller.
+  func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T
 
-  /// Runs `value` in a read-only transaction, without blocking the caller.
-  func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T
-}
+  /// Runs `value` with a connection, without a transaction, later, off the
+  /// caller's thread.
+  func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void)
 
-extension DatabaseReader {
-  /// The implementation of the async `read` shared by queues and pools (each
-  /// declares the method itself, so that `await reader.read { … }` picks it
-  /// over the blocking one).
-  func awaitRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-      asyncRead { result in
-        continuation.resume(with: Result { try value(result.get()) })
-      }
-    }
-  }
+  /// Runs `value` with a connection, without a transaction; called from inside
+  /// an access of this reader, it runs inside that access, with its connection.
+  func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T
 }
 
 /// A type that writes to a database: ``DatabaseQueue`` and ``DatabasePool``.
 /// Writes are serialized: one at a time.
 public protocol DatabaseWriter: DatabaseReader {
   /// Runs `updates` with the writer connection, outside of any transaction.
-  /// A transaction it leaves open is rolled back, and an error is thrown.
-  func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T
+  ///
+  /// Leaving a transaction open at the end of `updates` is a programming error
+  /// that stops the program (unless ``Configuration/allowsUnsafeTransactions``):
+  /// the method only throws what `updates` throws, as in GRDB. A transaction
+  /// left open by an error is rolled back.
+  @_disfavoredOverload
+  func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) rethrows -> T
+
+  /// Runs `updates` with the writer connection, outside of any transaction,
+  /// without blocking the caller. A transaction left open is rolled back, and
+  /// an error is thrown.
+  func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T
 
   /// Runs `updates` with the writer connection once every read in progress
   /// has ended, with no read starting until it is done.
+  @_disfavoredOverload
   func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T
 
-  /// Runs `updates` with the writer connection later, off the caller's thread.
-  func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void)
+  /// Runs `updates` after every read in progress, without blocking the caller.
+  func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws
+    -> T
 
   /// Runs `updates` after every read in progress, later, off the caller's thread.
   func asyncBarrierWriteWithoutTransaction(
     _ updates: @escaping @Sendable (Result<Database, any Error>) -> Void)
+
+  /// Runs `updates` with the writer connection later, off the caller's thread.
+  func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void)
+
+  /// Runs `updates` with the writer connection; called from inside a write
+  /// access, it runs inside that access (no transaction is opened).
+  func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T
 }
 
 extension DatabaseWriter {
@@ -65,37 +97,24 @@ extension DatabaseWriter {
   ///     try dbQueue.write { db in
   ///       try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
   ///     }
+  @_disfavoredOverload
   public func write<T>(_ updates: (Database) throws -> T) throws -> T {
-    try writeWithoutTransaction { db in try db.inTransactionReturning(updates) }
+    // A nested write is a thrown misuse error here, not a stop (`write` throws).
+    if let owner = self as? any WriterConnectionOwner, owner.writer.isOnQueue {
+      throw DatabaseError.misuse(
+        "database access is not reentrant: do not call write from inside another access of the same connection"
+      )
+    }
+    return try writeWithoutTransaction { db in try db.inTransactionReturning(updates) }
   }
 
   /// Runs `updates` in a transaction, without blocking the caller.
-  public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-      asyncWriteWithoutTransaction { db in
-        continuation.resume(with: Result { try db.writeTransaction(updates) })
-      }
-    }
-  }
-
-  func awaitWriteWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T)
-    async throws -> T
-  {
-    try await withCheckedThrowingContinuation { continuation in
-      asyncWriteWithoutTransaction { db in
-        continuation.resume(with: Result { try db.withoutTransaction(updates) })
-      }
-    }
-  }
-
-  func awaitBarrierWriteWithoutTransaction<T: Sendable>(
-    _ updates: @escaping @Sendable (Database) throws -> T
-  ) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-      asyncBarrierWriteWithoutTransaction { result in
-        continuation.resume(with: Result { try result.get().withoutTransaction(updates) })
-      }
-    }
+  ///
+  ///     try await dbQueue.write { db in
+  ///       try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+  ///     }
+  public func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+    try await writeWithoutTransaction { db in try db.inTransactionReturning(updates) }
   }
 
   /// Runs `updates` in a transaction later; `completion` receives the result.
@@ -141,6 +160,24 @@ extension Database {
     return result
   }
 
+  /// ``withoutTransaction(_:)`` for the `rethrows` methods: a transaction left
+  /// open by an error is rolled back; one left open by a closure that returned
+  /// is a programming error that stops the program, as in GRDB (there is no
+  /// error of its own a `rethrows` method could throw).
+  func withoutTransactionRethrowing<T>(_ updates: (Database) throws -> T) rethrows -> T {
+    let result: T
+    do {
+      result = try updates(self)
+    } catch {
+      if isInsideTransaction && !configuration.allowsUnsafeTransactions { try? rollback() }
+      throw error
+    }
+    precondition(
+      !isInsideTransaction || configuration.allowsUnsafeTransactions,
+      "A transaction has been left opened at the end of a database access")
+    return result
+  }
+
   /// A read-only deferred transaction, whose snapshot is taken at once.
   func readTransaction<T>(_ value: (Database) throws -> T) throws -> T {
     try readOnly {
@@ -156,3 +193,12 @@ extension Database {
     }
   }
 }
+
+/// Queues and pools: the connection their writes use, so that the methods
+/// shared in protocol extensions can tell a nested access.
+protocol WriterConnectionOwner {
+  var writer: SerializedDatabase { get }
+}
+
+extension DatabaseQueue: WriterConnectionOwner {}
+extension DatabasePool: WriterConnectionOwner {}

@@ -6,6 +6,8 @@ import Dispatch
 final class ReaderPool: Sendable {
   private struct State {
     var available: [SerializedDatabase] = []
+    /// Readers lent to a read now.
+    var lent: [ObjectIdentifier: SerializedDatabase] = [:]
     var generation = 0
     var isClosed = false
     var openedCount = 0
@@ -40,10 +42,13 @@ final class ReaderPool: Sendable {
       capacity.signal()
       throw DatabaseError.misuse("the database pool is closed")
     case .existing(let reader, let generation):
+      state.withLock { $0.lent[ObjectIdentifier(reader)] = reader }
       return (reader, generation)
     case .new(let number, let generation):
       do {
-        return (try makeReader(number), generation)
+        let reader = try makeReader(number)
+        state.withLock { $0.lent[ObjectIdentifier(reader)] = reader }
+        return (reader, generation)
       } catch {
         capacity.signal()
         throw error
@@ -54,12 +59,24 @@ final class ReaderPool: Sendable {
   /// Returns a reader to the pool.
   func release(_ reader: SerializedDatabase, generation: Int) {
     let keep = state.withLock { state -> Bool in
+      state.lent[ObjectIdentifier(reader)] = nil
       guard !state.isClosed, generation == state.generation else { return false }
       state.available.append(reader)
       return true
     }
     if !keep { try? reader.close() }
     capacity.signal()
+  }
+
+  /// The reader whose queue runs the caller, if any: the caller is inside a
+  /// read of this pool.
+  var current: SerializedDatabase? {
+    state.withLock { state in state.lent.values.first { $0.isOnQueue } }
+  }
+
+  /// Interrupts the statement of every reader lent to a read now.
+  func interrupt() {
+    for reader in state.withLock({ Array($0.lent.values) }) { reader.interrupt() }
   }
 
   /// Drops every idle reader, and every busy one when it is returned.

@@ -9,6 +9,11 @@ final class SerializedDatabase: @unchecked Sendable {
   private let database: Database
   let queue: DispatchQueue
   private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+  /// Runs the `async` accesses, on `queue`.
+  private let actor: ConnectionActor
+  /// How ``interrupt()`` reaches the connection from any thread; cleared
+  /// before the connection closes.
+  private let interruptTarget: Locked<Database.InterruptHandle?>
 
   /// - parameter ownerKey: marks the queue as belonging to a pool, so that the
   ///   pool can refuse an access made from inside another of its accesses.
@@ -18,8 +23,11 @@ final class SerializedDatabase: @unchecked Sendable {
   ) throws {
     queue = DispatchQueue(label: label)
     if let ownerKey { queue.setSpecific(key: ownerKey, value: true) }
-    database = try SerializedDatabase.open(
+    actor = ConnectionActor(queue: queue)
+    let database = try SerializedDatabase.open(
       path: path, label: label, configuration: configuration, readOnly: readOnly)
+    self.database = database
+    interruptTarget = Locked(database.interruptHandle)
     queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
   }
 
@@ -61,6 +69,7 @@ final class SerializedDatabase: @unchecked Sendable {
 
   private func closeConnection() {
     guard database.sqliteConnection != nil else { return }
+    interruptTarget.withLock { $0 = nil }
     // Only a connection that wrote has statistics worth refreshing; others
     // would commit for nothing, and wake observers in other processes.
     if SQLiteFeatures.linked.supports(.optimizePragma), !database.isReadOnlyConnection,
@@ -83,10 +92,43 @@ final class SerializedDatabase: @unchecked Sendable {
     return try queue.sync { try database.withAccess(body) }
   }
 
+  /// Runs `body` with the connection, blocking until the queue is free. For
+  /// the `rethrows` methods, which have no error of their own to throw: a
+  /// nested access is a programming error that stops the program (GRDB's
+  /// "Database methods are not reentrant").
+  func syncRethrowing<T>(_ body: (Database) throws -> T) rethrows -> T {
+    precondition(
+      !isOnQueue,
+      "Database methods are not reentrant: do not call read/write from inside another read/write of the same "
+        + "queue or pool")
+    return try queue.sync { try database.withAccess(body) }
+  }
+
   /// Runs `body` with the connection when already on its queue.
-  func reentrantSync<T>(_ body: (Database) throws -> T) throws -> T {
+  func reentrantSync<T>(_ body: (Database) throws -> T) rethrows -> T {
     if isOnQueue { return try body(database) }
     return try queue.sync { try database.withAccess(body) }
+  }
+
+  /// Runs `body` with the connection inside the calling task, on the
+  /// connection's queue, without blocking a thread while it waits for the
+  /// queue. Task cancellation reaches the access through `Database.TaskCancellation`.
+  func execute<T: Sendable>(_ body: @Sendable (Database, Database.TaskCancellation) throws -> T) async throws
+    -> T
+  {
+    let cancellation = Database.TaskCancellation()
+    return try await withTaskCancellationHandler {
+      try await actor.run { [self] in
+        try database.withAccess { db in try body(db, cancellation) }
+      }
+    } onCancel: {
+      cancellation.cancel()
+    }
+  }
+
+  /// Interrupts the statement the connection runs now, from any thread.
+  func interrupt() {
+    interruptTarget.withLock { $0?.interrupt() }
   }
 
   /// Runs `body` with the connection later, on its queue.

@@ -161,6 +161,7 @@ public final class Database {
   @inline(__always)
   func willExecute(_ statement: Statement) throws -> AnyObject? {
     _ = try requireAccess(sql: statement.sql)
+    try checkCancellation(before: statement)
     guard let executionObserver else {
       statement.selectedRowIDs = nil
       return nil

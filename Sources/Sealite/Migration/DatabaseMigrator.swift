@@ -1,3 +1,5 @@
+import Foundation
+
 /// Registers and runs migrations: named steps that take a database from one
 /// schema to the next, each once, in order, in its own transaction.
 ///
@@ -32,12 +34,24 @@ public struct DatabaseMigrator: Sendable {
   }
 
   struct Migration: Sendable {
+    /// How a registered migration treats foreign keys, fixed when it is
+    /// registered (``disablingDeferredForeignKeyChecks()`` only reaches the
+    /// migrations registered after it, as in GRDB).
+    enum ForeignKeyMode: Sendable {
+      /// Off while it runs, every foreign key checked before it commits.
+      case deferred
+      /// Enforced statement by statement.
+      case immediate
+      /// Off while it runs, never checked.
+      case disabled
+    }
+
     var identifier: String
-    var foreignKeyChecks: ForeignKeyChecks
+    var foreignKeyMode: ForeignKeyMode
     var migrate: @Sendable (Database) throws -> Void
   }
 
-  /// Development only: when true, ``migrate(_:)-446jj`` erases the database and
+  /// Development only: when true, ``migrate(_:)`` erases the database and
   /// migrates it from scratch if the migrations it applied no longer produce
   /// the schema it has (a registered migration was edited), or if it holds
   /// migrations that are no longer registered.
@@ -69,7 +83,7 @@ public struct DatabaseMigrator: Sendable {
   /// Registers a migration, to run after those registered before it.
   ///
   /// Registering an identifier twice is a programming error: the migrator
-  /// then refuses to migrate (``migrate(_:)-446jj`` throws, naming the identifier).
+  /// then refuses to migrate (``migrate(_:)`` throws, naming the identifier).
   public mutating func registerMigration(
     _ identifier: String, foreignKeyChecks: ForeignKeyChecks = .deferred,
     migrate: @escaping @Sendable (Database) throws -> Void
@@ -78,11 +92,18 @@ public struct DatabaseMigrator: Sendable {
       duplicateIdentifiers.append(identifier)
       return
     }
-    migrations.append(Migration(identifier: identifier, foreignKeyChecks: foreignKeyChecks, migrate: migrate))
+    let mode: Migration.ForeignKeyMode
+    switch foreignKeyChecks {
+    case .deferred: mode = defersForeignKeyChecks ? .deferred : .disabled
+    case .immediate: mode = .immediate
+    }
+    migrations.append(Migration(identifier: identifier, foreignKeyMode: mode, migrate: migrate))
   }
 
-  /// A migrator whose `.deferred` migrations run with foreign keys off and no
-  /// check at the end: for databases known to hold violations, at your own risk.
+  /// A migrator whose `.deferred` migrations registered from now on run with
+  /// foreign keys off and no check at the end: for databases known to hold
+  /// violations, at your own risk. Migrations registered before the call keep
+  /// their checks, as in GRDB.
   public func disablingDeferredForeignKeyChecks() -> DatabaseMigrator {
     var migrator = self
     migrator.defersForeignKeyChecks = false
@@ -105,17 +126,6 @@ public struct DatabaseMigrator: Sendable {
     try checkRegistrations()
     try writer.barrierWriteWithoutTransaction { db in
       try migrate(db, upTo: targetIdentifier, configuration: writer.configuration)
-    }
-  }
-
-  /// Runs every registered migration not applied yet, without blocking the caller.
-  public func migrate(_ writer: some DatabaseWriter) async throws {
-    try checkRegistrations()
-    guard let last = migrations.last else { return }
-    let migrator = self
-    let configuration = writer.configuration
-    try await writer.awaitBarrierWriteWithoutTransaction { db in
-      try migrator.migrate(db, upTo: last.identifier, configuration: configuration)
     }
   }
 
@@ -218,13 +228,13 @@ public struct DatabaseMigrator: Sendable {
         arguments: [migration.identifier])
     }
     let enforcesForeignKeys = try db.foreignKeysAreEnforced
-    if migration.foreignKeyChecks == .deferred && enforcesForeignKeys {
+    if migration.foreignKeyMode != .immediate && enforcesForeignKeys {
       // Foreign keys can only be switched off outside a transaction.
       try db.execute(sql: "PRAGMA foreign_keys = OFF")
       defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
       try db.inTransaction(.immediate) {
         try migration.migrate(db)
-        if defersForeignKeyChecks { try db.checkForeignKeys() }
+        if migration.foreignKeyMode == .deferred { try db.checkForeignKeys() }
         try record()
         return .commit
       }
@@ -242,24 +252,42 @@ public struct DatabaseMigrator: Sendable {
 
   // MARK: - Erasing on schema change
 
-  /// True if the database holds unknown migrations, or if its schema differs
-  /// from the schema its applied migrations produce on an empty database.
+  /// True if the database holds migrations that are not registered, or if its
+  /// schema differs from the schema the registered migrations, up to the last
+  /// one it applied, produce on an empty database: what
+  /// ``eraseDatabaseOnSchemaChange`` looks at.
+  public func hasSchemaChanges(_ db: Database) throws -> Bool {
+    try needsErasing(db, configuration: db.configuration)
+  }
+
+  /// See ``hasSchemaChanges(_:)``.
+  ///
+  /// That empty database is a temporary file, opened with the configuration
+  /// of the migrated one (its key, its `prepareDatabase`), as in GRDB: code
+  /// that needs a file (WAL, attached databases, extensions) works there too,
+  /// and the scratch copy of an encrypted schema is encrypted with the same key.
   private func needsErasing(_ db: Database, configuration: Configuration) throws -> Bool {
     if try hasBeenSuperseded(db) { return true }
     let applied = try appliedIdentifiers(db)
-    guard !applied.isEmpty else { return false }
+    guard let lastApplied = migrations.last(where: { applied.contains($0.identifier) }) else { return false }
     var scratchConfiguration = configuration
-    // The scratch database is in memory: no key, no file, never read-only.
-    scratchConfiguration.key = nil
-    scratchConfiguration.rekeyedKey = nil
     scratchConfiguration.readonly = false
-    scratchConfiguration.journalMode = .default
-    let scratch = try DatabaseQueue(configuration: scratchConfiguration)
-    var scratchMigrator = DatabaseMigrator()
-    scratchMigrator.defersForeignKeyChecks = defersForeignKeyChecks
-    scratchMigrator.migrations = migrations.filter { applied.contains($0.identifier) }
-    try scratchMigrator.migrate(scratch)
-    let expected = try scratch.read { try DatabaseEraser.schemaDescription($0) }
+    scratchConfiguration.label = "Sealite.DatabaseMigrator.temporary"
+    let scratchPath = FileManager.default.temporaryDirectory
+      .appendingPathComponent("sealite-migrator-\(UUID().uuidString).sqlite").path
+    defer {
+      for suffix in ["", "-journal", "-wal", "-shm"] {
+        try? FileManager.default.removeItem(atPath: scratchPath + suffix)
+      }
+    }
+    let expected: [String] = try {
+      let scratch = try DatabaseQueue(path: scratchPath, configuration: scratchConfiguration)
+      defer { try? scratch.close() }
+      var scratchMigrator = self
+      scratchMigrator.eraseDatabaseOnSchemaChange = false
+      try scratchMigrator.migrate(scratch, upTo: lastApplied.identifier)
+      return try scratch.read { try DatabaseEraser.schemaDescription($0) }
+    }()
     return try DatabaseEraser.schemaDescription(db) != expected
   }
 }

@@ -24,12 +24,6 @@ private enum Store: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
 private struct Abort: Error, Equatable {}
 
-/// Visible to a closure that runs synchronously inside the calling task, not
-/// to one that runs later on the database's own queue.
-private enum CallerTask {
-  @TaskLocal static var isCaller = false
-}
-
 /// Opens `store` with an `item(name TEXT UNIQUE)` table; the directory lives
 /// until `body` returns.
 private func withItems(_ store: Store, _ body: (any DatabaseWriter) async throws -> Void) async throws {
@@ -50,7 +44,7 @@ private func names(_ reader: any DatabaseReader) async throws -> [String] {
 struct AsyncAccessTests {
   @Test("await write commits and returns the closure's result", arguments: Store.allCases)
   fileprivate func asyncWrite(store: Store) async throws {
-    try await withItems(store) { writer throws in
+    try await withItems(store) { writer async throws in
       let id = try await writer.write { db -> Int64 in
         #expect(db.isInsideTransaction)
         try db.execute(sql: "INSERT INTO item (name) VALUES ('a')")
@@ -63,7 +57,7 @@ struct AsyncAccessTests {
 
   @Test("await write rolls back and rethrows when the closure throws", arguments: Store.allCases)
   fileprivate func asyncWriteThrows(store: Store) async throws {
-    try await withItems(store) { writer throws in
+    try await withItems(store) { writer async throws in
       await #expect(throws: Abort()) {
         try await writer.write { db in
           try db.execute(sql: "INSERT INTO item (name) VALUES ('lost')")
@@ -83,7 +77,7 @@ struct AsyncAccessTests {
 
   @Test("await read returns its result, is read-only, and rethrows errors", arguments: Store.allCases)
   fileprivate func asyncRead(store: Store) async throws {
-    try await withItems(store) { writer throws in
+    try await withItems(store) { writer async throws in
       try await writer.write { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('a')") }
       let count = try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") }
       #expect(count == 1)
@@ -99,7 +93,7 @@ struct AsyncAccessTests {
   @Test(
     "await writeWithoutTransaction autocommits and refuses an open transaction", arguments: Store.allCases)
   fileprivate func asyncWriteWithoutTransaction(store: Store) async throws {
-    try await withItems(store) { writer throws in
+    try await withItems(store) { writer async throws in
       let inTransaction = try await writer.writeWithoutTransaction { db -> Bool in
         try db.execute(sql: "INSERT INTO item (name) VALUES ('a')")
         return db.isInsideTransaction
@@ -117,7 +111,7 @@ struct AsyncAccessTests {
 
   @Test("await barrierWriteWithoutTransaction runs and returns its result", arguments: Store.allCases)
   fileprivate func asyncBarrierWrite(store: Store) async throws {
-    try await withItems(store) { writer throws in
+    try await withItems(store) { writer async throws in
       let changes = try await writer.barrierWriteWithoutTransaction { db -> Int in
         try db.execute(sql: "INSERT INTO item (name) VALUES ('a'), ('b')")
         return db.changesCount
@@ -132,7 +126,7 @@ struct AsyncAccessTests {
 
   @Test("concurrent async writes are serialized: none is lost", arguments: Store.allCases)
   fileprivate func concurrentAsyncWrites(store: Store) async throws {
-    try await withItems(store) { writer throws in
+    try await withItems(store) { writer async throws in
       try await writer.write { db in
         try db.execute(sql: "CREATE TABLE counter (value INT); INSERT INTO counter VALUES (0)")
       }
@@ -185,32 +179,37 @@ struct AsyncAccessTests {
     }
   }
 
-  @Test("await read and write on a queue or a pool suspend the caller instead of blocking its thread")
-  func awaitedAccessesDoNotBlock() async throws {
+  @Test("try await read and write on a queue, a pool, or any DatabaseWriter pick the async access")
+  func awaitedAccessesAreAsync() async throws {
     let directory = TemporaryDirectory()
     defer { withExtendedLifetime(directory) {} }
     let queue = try DatabaseQueue(path: directory.path("queue.sqlite"), configuration: rawKeyConfiguration())
     let pool = try DatabasePool(path: directory.path("pool.sqlite"), configuration: rawKeyConfiguration())
     let writer: any DatabaseWriter = pool
-    // A closure run by a blocking call inside the awaiting task sees the task's
-    // local values; a closure run by a real async access does not.
-    try await CallerTask.$isCaller.withValue(true) {
-      let queueRead = try await queue.read { _ in CallerTask.isCaller }
-      let queueWrite = try await queue.write { _ in CallerTask.isCaller }
-      let queueWithoutTransaction = try await queue.writeWithoutTransaction { _ in CallerTask.isCaller }
-      let poolRead = try await pool.read { _ in CallerTask.isCaller }
-      let poolWrite = try await pool.write { _ in CallerTask.isCaller }
-      let poolBarrier = try await pool.barrierWriteWithoutTransaction { _ in CallerTask.isCaller }
-      let writerRead = try await writer.read { _ in CallerTask.isCaller }
-      let writerWrite = try await writer.write { _ in CallerTask.isCaller }
-      #expect(!queueRead, "try await dbQueue.read ran the blocking read")
-      #expect(!queueWrite, "try await dbQueue.write ran the blocking write")
-      #expect(!queueWithoutTransaction, "try await dbQueue.writeWithoutTransaction ran the blocking one")
-      #expect(!poolRead, "try await dbPool.read ran the blocking read")
-      #expect(!poolWrite, "try await dbPool.write ran the blocking write")
-      #expect(!poolBarrier, "try await dbPool.barrierWriteWithoutTransaction ran the blocking one")
-      #expect(!writerRead, "try await (any DatabaseWriter).read ran the blocking read")
-      #expect(!writerWrite, "try await (any DatabaseWriter).write ran the blocking write")
+    // Only the async accesses refuse a cancelled task; the blocking ones
+    // would run the closure.
+    let task = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      var refused: [String] = []
+      func attempt(_ name: String, _ access: () async throws -> Void) async {
+        do { try await access() } catch is CancellationError { refused.append(name) } catch {}
+      }
+      await attempt("queue.read") { try await queue.read { _ in } }
+      await attempt("queue.write") { try await queue.write { _ in } }
+      await attempt("queue.writeWithoutTransaction") { try await queue.writeWithoutTransaction { _ in } }
+      await attempt("pool.read") { try await pool.read { _ in } }
+      await attempt("pool.write") { try await pool.write { _ in } }
+      await attempt("pool.barrierWriteWithoutTransaction") {
+        try await pool.barrierWriteWithoutTransaction { _ in }
+      }
+      await attempt("writer.read") { try await writer.read { _ in } }
+      await attempt("writer.write") { try await writer.write { _ in } }
+      return refused
     }
+    #expect(
+      await task.value == [
+        "queue.read", "queue.write", "queue.writeWithoutTransaction", "pool.read", "pool.write",
+        "pool.barrierWriteWithoutTransaction", "writer.read", "writer.write",
+      ])
   }
 }

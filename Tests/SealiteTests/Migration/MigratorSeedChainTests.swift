@@ -87,9 +87,9 @@ struct MigratorSeedChainTests {
   func encryptedPool() async throws {
     let directory = TemporaryDirectory()
     let dbPool = try DatabasePool(path: directory.path(), configuration: rawKeyConfiguration())
-    try await seedMigrator().migrate(dbPool, upTo: "v3")
+    try seedMigrator().migrate(dbPool, upTo: "v3")
     try await dbPool.write { db in try insertTracks(db) }
-    try await seedMigrator().migrate(dbPool)
+    try seedMigrator().migrate(dbPool)
     try checkMigrated(dbPool)
     // A fresh connection, with the same key, sees the same.
     try dbPool.close()
