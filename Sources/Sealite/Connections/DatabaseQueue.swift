@@ -176,9 +176,15 @@ extension Database {
     let attributes = try? FileManager.default.attributesOfItem(atPath: walPath)
     let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
     guard size == 0 else { return }
-    // A schema change that leaves no trace but a commit in the WAL.
     try inSavepoint {
-      try execute(sql: "CREATE TABLE grdb_issue_102 (id INTEGER PRIMARY KEY); DROP TABLE grdb_issue_102")
+      if try ChangeJournal.exists(in: self) {
+        // Observers in other processes read this commit's entry, which names
+        // no table: they refresh nothing for it.
+        try ChangeJournal.recordCommitWithoutChanges(in: self)
+      } else {
+        // A schema change that leaves no trace but a commit in the WAL.
+        try execute(sql: "CREATE TABLE grdb_issue_102 (id INTEGER PRIMARY KEY); DROP TABLE grdb_issue_102")
+      }
       return .commit
     }
   }

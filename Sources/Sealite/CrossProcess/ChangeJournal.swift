@@ -46,6 +46,14 @@ enum ChangeJournal {
     }
   }
 
+  /// Appends an entry that names no table, for a commit that changes no
+  /// row (the one that makes a new pool's WAL non-empty), so that observers
+  /// in other processes know it changed nothing.
+  static func recordCommitWithoutChanges(in db: Database) throws {
+    let version = try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+    try insert("[]", UUID().uuidString, version, db)
+  }
+
   private static func insert(_ encoded: String, _ writer: String, _ version: Int64, _ db: Database) throws {
     try db.cachedStatement(sql: "INSERT INTO \(tableName) (tables, writer, writerVersion) VALUES (?, ?, ?)")
       .execute(arguments: [encoded, writer, version])

@@ -283,16 +283,17 @@ final class OtherProcessesWatch: Sendable {
     // Precise only if the journal holds each entry since the last one seen:
     // a gap (pruned entries) or no entry at all (a commit without journal)
     // refreshes every observation.
+    // Entries that name no table (commits that changed no row) refresh nothing.
     if let first = found.entries.first, first.id == previous.1 + 1, !found.missesCommits {
-      var names: Set<String> = []
+      var names: Set<String>? = []
       for entry in found.entries {
         guard let entryNames = entry.tableNames else {
-          names = []
+          names = nil
           break
         }
-        names.formUnion(entryNames.map { $0.lowercased() })
+        names?.formUnion(entryNames.map { $0.lowercased() })
       }
-      if !names.isEmpty { tableNames = names }
+      tableNames = names
     }
     let region: DatabaseRegion
     if let tableNames {
