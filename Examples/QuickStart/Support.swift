@@ -44,6 +44,11 @@ func print(_ items: Any..., separator: String = " ") {
   for continuation in waiting { continuation.resume(returning: true) }
 }
 
+/// The lines printed so far that start with `prefix`, in order.
+func printedLines(withPrefix prefix: String) -> [String] {
+  printed.withLock { $0.lines.filter { $0.hasPrefix(prefix) } }
+}
+
 /// Whether a line holding `text` was printed.
 func hasPrinted(containing text: String) -> Bool {
   printed.withLock { $0.lines.contains { $0.contains(text) } }

@@ -131,7 +131,7 @@ extension DatabaseWriter {
 extension Database {
   func inTransactionReturning<T>(_ updates: (Database) throws -> T) throws -> T {
     var result: T?
-    try inTransaction(configuration.defaultTransactionKind) {
+    try inTransaction {
       result = try updates(self)
       return .commit
     }

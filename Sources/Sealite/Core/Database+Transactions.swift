@@ -67,9 +67,12 @@ extension Database {
     }
   }
 
-  /// Begins a transaction of the given kind, or of the configuration's default kind.
+  /// Begins a transaction of the given kind. Without a kind, the transaction
+  /// is `DEFERRED` when the current access is read-only (as in GRDB: SQLite
+  /// refuses other kinds on a read-only connection, and a read need not take
+  /// the write lock), and of the configuration's default kind otherwise.
   public func beginTransaction(_ kind: TransactionKind? = nil) throws {
-    let kind = kind ?? configuration.defaultTransactionKind
+    let kind = kind ?? (isReadOnly ? .deferred : configuration.defaultTransactionKind)
     try cachedStatement(sql: "BEGIN \(kind.rawValue) TRANSACTION").execute()
   }
 

@@ -404,8 +404,9 @@ public final class Database {
     sqliteConnection.map { sqlite3_get_autocommit($0) == 0 } ?? false
   }
 
-  /// True if the connection can not write.
-  public var isReadOnly: Bool { isReadOnlyConnection }
+  /// True if the current access can not write: the connection is read-only,
+  /// or `PRAGMA query_only` is on (a read access of a queue).
+  public var isReadOnly: Bool { isReadOnlyConnection || isQueryOnly }
 }
 
 /// Storage for the Schema layer's per-connection cache.

@@ -113,7 +113,14 @@ final class OtherProcessesWatch: Sendable {
   }
 
   private func readBaseline(_ db: Database) throws {
-    let read = { (db: Database) in (try self.currentDataVersion(db), try ChangeJournal.lastID(in: db)) }
+    // The journal first, as in `check(_:)`: reading it starts the snapshot, and
+    // `data_version` read after it is that snapshot's. Read first, it could
+    // predate a commit whose entry the journal then shows, and that commit
+    // would later look like a change without entry (a full refresh).
+    let read = { (db: Database) -> (Int64, Int64) in
+      let lastID = try ChangeJournal.lastID(in: db)
+      return (try self.currentDataVersion(db), lastID)
+    }
     // An observation started from inside a write reads in that transaction.
     let (version, lastID) = db.isInsideTransaction ? try read(db) : try db.readTransaction(read)
     state.withLock { state in

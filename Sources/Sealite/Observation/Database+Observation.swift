@@ -46,7 +46,7 @@ extension Database {
   /// accesses notify nothing.
   public func notifyChanges(in region: some DatabaseRegionConvertible) throws {
     guard let broker = executionObserver as? DatabaseObservationBroker else { return }
-    guard !isReadOnlyConnection, !isQueryOnly else { return }
+    guard !isReadOnly else { return }
     let region = try region.databaseRegion(self).existingTables(self)
     broker.notifyChanges(in: region, tableNames: nil)
   }

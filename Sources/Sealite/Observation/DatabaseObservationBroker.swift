@@ -57,7 +57,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
 
   /// Read-only accesses (a read-only connection, `PRAGMA query_only`) are not
   /// notified: no transaction observer hears of them.
-  private var isReadOnly: Bool { database.isReadOnlyConnection || database.isQueryOnly }
+  private var isReadOnly: Bool { database.isReadOnly }
 
   // MARK: - Observers
 

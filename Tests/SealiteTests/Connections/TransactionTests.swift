@@ -395,3 +395,60 @@ struct TransactionTests {
     }
   }
 }
+
+@Suite("Transactions of read-only accesses")
+struct ReadOnlyTransactionTests {
+  @Test("without a kind, a read-only queue's transaction is DEFERRED: it takes no lock before it reads")
+  func readOnlyQueueBeginsDeferred() throws {
+    let directory = TemporaryDirectory()
+    try withExtendedLifetime(directory) {
+      let writer = try DatabaseQueue(path: directory.path())
+      try writer.write { db in
+        try db.execute(sql: "CREATE TABLE item (name TEXT NOT NULL); INSERT INTO item VALUES ('a')")
+      }
+      var configuration = Configuration()
+      configuration.readonly = true
+      let reader = try DatabaseQueue(path: directory.path(), configuration: configuration)
+      let count = try reader.inDatabase { db -> Int? in
+        var count: Int?
+        try db.inTransaction {
+          count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item")
+          return .commit
+        }
+        return count
+      }
+      #expect(count == 1)
+      // A deferred transaction takes no lock until it reads: another
+      // connection commits while it is open. (An IMMEDIATE one on a read-only
+      // connection holds a shared lock from the start, and that commit fails.)
+      try reader.inDatabase { db in
+        try db.beginTransaction()
+        try writer.write { db in try db.execute(sql: "INSERT INTO item VALUES ('b')") }
+        #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") == 2)
+        try db.commit()
+      }
+    }
+  }
+
+  @Test("without a kind, a transaction is DEFERRED while PRAGMA query_only is on, where SQLite refuses the others")
+  func queryOnlyBeginsDeferred() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.inDatabase { db in
+      try db.execute(sql: "CREATE TABLE item (name TEXT NOT NULL); INSERT INTO item VALUES ('a')")
+      try db.execute(sql: "PRAGMA query_only = 1")
+      var count: Int?
+      try db.inTransaction {
+        count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item")
+        return .commit
+      }
+      #expect(count == 1)
+      try db.execute(sql: "PRAGMA query_only = 0")
+      // Writable again: the default kind (IMMEDIATE) comes back.
+      try db.inTransaction {
+        try db.execute(sql: "INSERT INTO item VALUES ('b')")
+        return .commit
+      }
+    }
+    #expect(try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") } == 2)
+  }
+}
