@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Sealite
+import Sealite
 
 // GRDB programs call its synchronous API from `async` functions without
 // `await`. Each test here is such a function: that it compiles is half of the
@@ -114,7 +114,7 @@ struct AsyncContextCompatibilityTests {
   func recordsAndObservationsWithoutAwait() async throws {
     let dbQueue = try DatabaseQueue()
     try playerMigrator().migrate(dbQueue)
-    let values = Locked<[Int]>([])
+    let values = Shared<[Int]>([])
     let cancellable = ValueObservation.tracking { db in try Player.fetchCount(db) }
       .start(
         in: dbQueue, scheduling: .immediate, onError: { Issue.record($0) },

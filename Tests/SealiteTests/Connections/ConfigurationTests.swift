@@ -4,17 +4,6 @@ import Testing
 
 @testable import Sealite
 
-/// A value shared between the test, its threads and `prepareDatabase` closures.
-private final class Shared<Value: Sendable>: Sendable {
-  private let mutex: Locked<Value>
-
-  init(_ value: Value) { mutex = Locked(value) }
-
-  var value: Value { mutex.withLock { $0 } }
-
-  func update(_ body: (inout Value) -> Void) { mutex.withLock { body(&$0) } }
-}
-
 private func waitFor(_ semaphore: DispatchSemaphore, seconds: Int = 10) -> Bool {
   semaphore.wait(timeout: .now() + .seconds(seconds)) == .success
 }

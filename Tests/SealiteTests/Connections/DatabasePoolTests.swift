@@ -4,17 +4,6 @@ import Testing
 
 @testable import Sealite
 
-/// A value shared between the test and the threads it starts.
-private final class Shared<Value: Sendable>: Sendable {
-  private let mutex: Locked<Value>
-
-  init(_ value: Value) { mutex = Locked(value) }
-
-  var value: Value { mutex.withLock { $0 } }
-
-  func update(_ body: (inout Value) -> Void) { mutex.withLock { body(&$0) } }
-}
-
 /// How a call made on another thread ended, or that it did not end in time.
 private enum Outcome: Sendable {
   case returned

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Sealite
+import Sealite
 
 // GRDB's reentrancy rules (DatabasePool.swift, DatabaseQueue.swift,
 // SerializedDatabase.swift; Tests/GRDBTests/DatabaseWriterTests.swift,

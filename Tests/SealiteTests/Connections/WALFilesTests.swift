@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Sealite
+import Sealite
 
 // GRDB's DatabasePool makes sure a non-empty `-wal` file (and its `-shm`)
 // exists once it is open (Database.setUpWALMode; Tests/GRDBTests/

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Sealite
+import Sealite
 
 // GRDB's DatabaseMigrator (DatabaseMigrator.swift; Tests/GRDBTests/
 // DatabaseMigratorTests.swift): `disablingDeferredForeignKeyChecks()` reaches
@@ -18,7 +18,7 @@ private let foreignKeyViolation = """
 /// The paths of the databases a migration ran on, and whether each file was
 /// encrypted when the migration ran there.
 private final class MigrationSites: Sendable {
-  private let sites = Locked<[(path: String, encrypted: Bool?)]>([])
+  private let sites = Shared<[(path: String, encrypted: Bool?)]>([])
 
   func record(_ db: Database) {
     let header = FileManager.default.contents(atPath: db.path).map { $0.prefix(16) }
@@ -36,7 +36,7 @@ struct MigratorGRDBFidelityTests {
     var migrator = DatabaseMigrator()
     migrator.registerMigration("A") { db in try db.execute(sql: foreignKeyViolation) }
     migrator = migrator.disablingDeferredForeignKeyChecks()
-    let ranB = Locked(false)
+    let ranB = Shared(false)
     migrator.registerMigration("B") { _ in ranB.withLock { $0 = true } }
     let dbQueue = try DatabaseQueue()
     let error = #expect(throws: DatabaseError.self) { try migrator.migrate(dbQueue) }
@@ -102,7 +102,7 @@ struct MigratorGRDBFidelityTests {
     var config = rawKeyConfiguration()
     config.prepareDatabase { db in
       // Code that attaches a sibling file, or sets up WAL, fails on `:memory:`.
-      guard db.path.hasPrefix("/") else { throw DatabaseError.misuse("prepareDatabase needs a file") }
+      guard db.path.hasPrefix("/") else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "prepareDatabase needs a file") }
     }
     var migrator = DatabaseMigrator()
     migrator.eraseDatabaseOnSchemaChange = true
