@@ -146,14 +146,8 @@ extension Database {
   /// Runs `updates` and rolls back a transaction it left open (an error unless
   /// the configuration allows unsafe transactions).
   func withoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
-    let result: T
-    do {
-      result = try updates(self)
-    } catch {
-      if isInsideTransaction && !configuration.allowsUnsafeTransactions { try? rollback() }
-      throw error
-    }
-    if isInsideTransaction && !configuration.allowsUnsafeTransactions {
+    let (result, transactionLeftOpen) = try runRollingBackAfterError(updates)
+    if transactionLeftOpen {
       try? rollback()
       throw DatabaseError.misuse("a transaction was left open at the end of a write; it has been rolled back")
     }
@@ -165,17 +159,24 @@ extension Database {
   /// is a programming error that stops the program, as in GRDB (there is no
   /// error of its own a `rethrows` method could throw).
   func withoutTransactionRethrowing<T>(_ updates: (Database) throws -> T) rethrows -> T {
-    let result: T
+    let (result, transactionLeftOpen) = try runRollingBackAfterError(updates)
+    precondition(!transactionLeftOpen, "A transaction has been left opened at the end of a database access")
+    return result
+  }
+
+  /// Runs `updates`, rolling back a transaction its error left open; says
+  /// whether it returned with a transaction open (never, when the
+  /// configuration allows unsafe transactions).
+  private func runRollingBackAfterError<T>(_ updates: (Database) throws -> T) rethrows
+    -> (T, transactionLeftOpen: Bool)
+  {
     do {
-      result = try updates(self)
+      let result = try updates(self)
+      return (result, isInsideTransaction && !configuration.allowsUnsafeTransactions)
     } catch {
       if isInsideTransaction && !configuration.allowsUnsafeTransactions { try? rollback() }
       throw error
     }
-    precondition(
-      !isInsideTransaction || configuration.allowsUnsafeTransactions,
-      "A transaction has been left opened at the end of a database access")
-    return result
   }
 
   /// A read-only deferred transaction, whose snapshot is taken at once.
