@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import Sealite
+import Testing
 
 // GRDB programs call its synchronous API from `async` functions without
 // `await`. Each test here is such a function: that it compiles is half of the

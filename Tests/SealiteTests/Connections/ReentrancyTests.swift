@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import Sealite
+import Testing
 
 // GRDB's reentrancy rules (DatabasePool.swift, DatabaseQueue.swift,
 // SerializedDatabase.swift; Tests/GRDBTests/DatabaseWriterTests.swift,

@@ -430,7 +430,9 @@ struct ReadOnlyTransactionTests {
     }
   }
 
-  @Test("without a kind, a transaction is DEFERRED while PRAGMA query_only is on, where SQLite refuses the others")
+  @Test(
+    "without a kind, a transaction is DEFERRED while PRAGMA query_only is on, where SQLite refuses the others"
+  )
   func queryOnlyBeginsDeferred() throws {
     let dbQueue = try DatabaseQueue()
     try dbQueue.inDatabase { db in

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import Sealite
+import Testing
 
 // GRDB's DatabasePool makes sure a non-empty `-wal` file (and its `-shm`)
 // exists once it is open (Database.setUpWALMode; Tests/GRDBTests/

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import Sealite
+import Testing
 
 // GRDB's DatabaseMigrator (DatabaseMigrator.swift; Tests/GRDBTests/
 // DatabaseMigratorTests.swift): `disablingDeferredForeignKeyChecks()` reaches
@@ -102,7 +101,9 @@ struct MigratorGRDBFidelityTests {
     var config = rawKeyConfiguration()
     config.prepareDatabase { db in
       // Code that attaches a sibling file, or sets up WAL, fails on `:memory:`.
-      guard db.path.hasPrefix("/") else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "prepareDatabase needs a file") }
+      guard db.path.hasPrefix("/") else {
+        throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "prepareDatabase needs a file")
+      }
     }
     var migrator = DatabaseMigrator()
     migrator.eraseDatabaseOnSchemaChange = true
