@@ -10,16 +10,16 @@ var dbkeyPath: String {
 }
 
 /// Runs dbkey to its end with `input` on its standard input (descriptor 0).
-func dbkey(_ arguments: [String], input: String = "") throws -> (
+func dbkey(_ arguments: [String], input: String = "") async throws -> (
   status: Int32, stdout: String, stderr: String
 ) {
-  try runProcess(dbkeyPath, arguments, input: input)
+  try await runProcess(dbkeyPath, arguments, input: input)
 }
 
 /// The keyring items whose path is inside `directory`, as dbkey lists them:
 /// `FILE|NAME` for a stored key, `FILE|NAME|pending` for a pending one.
-func items(in directory: TemporaryDirectory) throws -> [String] {
-  let result = try dbkey(["keyring", "list", "--json"])
+func items(in directory: TemporaryDirectory) async throws -> [String] {
+  let result = try await dbkey(["keyring", "list", "--json"])
   #expect(result.status == 0, "\(result.stderr)")
   let list = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
   let prefix = URL(fileURLWithPath: directory.url.path).resolvingSymlinksInPath().path
