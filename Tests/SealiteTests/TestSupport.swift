@@ -113,9 +113,7 @@ func runProcess(_ executable: String, _ arguments: [String], input: String? = ni
   process.standardOutput = out
   process.standardError = err
   process.standardInput = inPipe
-  // Started here, not on a thread of Dispatch: the child inherits the signal mask
-  // of the thread that starts it, and Dispatch threads block most signals.
-  try process.run()
+  try runUnmasked(process)
   let inputData = Data((input ?? "").utf8)
   let writer = inPipe.fileHandleForWriting
   let output = out.fileHandleForReading
@@ -150,6 +148,20 @@ func runProcess(_ executable: String, _ arguments: [String], input: String? = ni
       String(decoding: errorData.value, as: UTF8.self)
     )
   }
+}
+
+/// Starts `process` with no signal blocked in it, as a shell would. A child
+/// inherits the signal mask of the thread that starts it, and the tests run on
+/// the cooperative pool, whose threads on Linux are Dispatch's, which block
+/// most signals: SIGTERM (what `Process.terminate()` sends) would never stop
+/// the child.
+func runUnmasked(_ process: Process) throws {
+  var all = sigset_t()
+  var previous = sigset_t()
+  sigfillset(&all)
+  pthread_sigmask(SIG_UNBLOCK, &all, &previous)
+  defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+  try process.run()
 }
 
 /// The result of `body`, run on a thread of its own while the task awaits: for

@@ -579,7 +579,7 @@ struct DbkeyClosedOutputTests {
     process.standardOutput = writer
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try runUnmasked(process)
     try writer.close()
     let errorHandle = errors.fileHandleForReading
     let errorText = await onThreadOfItsOwn {

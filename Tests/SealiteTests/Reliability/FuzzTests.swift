@@ -89,7 +89,7 @@ private final class FuzzRun {
   }
 
   /// Runs `body` as ``run(_:)`` does, for iterations that wait for a child process.
-  func run(_ body: (inout SplitMix64) async throws -> Void) async {
+  func runAwaiting(_ body: (inout SplitMix64) async throws -> Void) async {
     for iteration in iterationRange {
       var generator = begin(iteration)
       do {
@@ -1319,7 +1319,7 @@ struct FuzzTests {
     var slowest = Duration.zero
     let clock = ContinuousClock()
     let start = clock.now
-    await run.run { random in
+    await run.runAwaiting { random in
       let line = randomCommandLine(&random, vocabulary: vocabulary, sandbox: sandbox)
       pathNames.formUnion(line.pathNames)
       let result = try await spawnDbkey(
