@@ -74,7 +74,7 @@ final class SpawnedProcess: Sendable {
       process.standardOutput = handle
       process.standardError = handle
       self.process = process
-      try process.run()
+      try runUnmasked(process)
       // Only the child holds the terminal now: the master reads EIO once it exits.
       close(slave)
       outputHandle = FileHandle(fileDescriptor: master, closeOnDealloc: true)
@@ -88,7 +88,7 @@ final class SpawnedProcess: Sendable {
       process.standardError = err
       process.standardInput = inPipe
       self.process = process
-      try process.run()
+      try runUnmasked(process)
       inPipe.fileHandleForWriting.write(Data((input ?? "").utf8))
       try inPipe.fileHandleForWriting.close()
       outputHandle = out.fileHandleForReading

@@ -5,8 +5,9 @@ import Testing
 
 /// The SQLCipher version a shell runs with, asked through `PRAGMA cipher_version`
 /// (SQLCipher 3's `-version` prints only the SQLite version).
-private func shellSQLCipherVersion(_ shell: String) -> String? {
-  guard let output = try? runProcess(shell, [":memory:"], input: "PRAGMA cipher_version;\n").stdout else {
+private func shellSQLCipherVersion(_ shell: String) async -> String? {
+  guard let output = try? await runProcess(shell, [":memory:"], input: "PRAGMA cipher_version;\n").stdout
+  else {
     return nil
   }
   return output.split(separator: " ").first.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
@@ -14,30 +15,38 @@ private func shellSQLCipherVersion(_ shell: String) -> String? {
 
 /// The `sqlcipher` shell whose SQLCipher version is the linked one, or nil. The
 /// Makefile gives each leg the shell of its own SQLCipher (the legacy leg's
-/// comes from the same Debian release as its library).
-private let matchingShell: String? = {
+/// comes from the same Debian release as its library). Asked once, by a task:
+/// the answer comes from a child process, which no test waits for on a
+/// cooperative thread.
+private let matchingShellLookup = Task<String?, Never> {
   guard let shell = TestEnvironment.sqlcipherShell,
     let linked = SQLiteFeatures.linked.sqlcipherVersionNumber,
-    shellSQLCipherVersion(shell) == linked
+    await shellSQLCipherVersion(shell) == linked
   else { return nil }
   return shell
-}()
+}
+
+/// The shell of the linked version, or nil (see `matchingShellLookup`).
+private var matchingShell: String? {
+  get async { await matchingShellLookup.value }
+}
 
 @Suite("The sqlcipher shell is there to test against")
 struct SQLCipherShellAvailabilityTests {
   @Test("every leg has an sqlcipher shell of the linked version")
-  func shellOfTheLinkedVersion() throws {
+  func shellOfTheLinkedVersion() async throws {
     let shell = try #require(TestEnvironment.sqlcipherShell, "no sqlcipher shell for this leg")
+    let shellVersion = await shellSQLCipherVersion(shell)
     #expect(
-      matchingShell != nil,
-      "shell runs SQLCipher \(shellSQLCipherVersion(shell) ?? "?"), linked is \(SQLiteFeatures.linked.sqlcipherVersionNumber ?? "?")"
+      await matchingShell != nil,
+      "shell runs SQLCipher \(shellVersion ?? "?"), linked is \(SQLiteFeatures.linked.sqlcipherVersionNumber ?? "?")"
     )
   }
 }
 
 // The interop tests need a shell of the linked version; the availability test
 // above fails when there is none, so this condition never hides a missing shell.
-@Suite("Interop with the real sqlcipher shell", .enabled(if: matchingShell != nil))
+@Suite("Interop with the real sqlcipher shell", .enabled { await matchingShell != nil })
 struct SQLCipherShellInteropTests {
   static let passphrase = "shell interop passphrase"
   static let rawKey = Data((0..<32).map { UInt8(($0 * 7 + 3) & 0xFF) })
@@ -58,20 +67,20 @@ struct SQLCipherShellInteropTests {
     [.passphrase(passphrase), try .raw(rawKey), try .raw(rawKey, salt: salt)]
   }
 
-  static func shell(_ path: String, _ script: String) throws -> String {
-    let shell = try #require(matchingShell)
-    let result = try runProcess(shell, ["-batch", "-bail", path], input: script)
+  static func shell(_ path: String, _ script: String) async throws -> String {
+    let shell = try #require(await matchingShell)
+    let result = try await runProcess(shell, ["-batch", "-bail", path], input: script)
     #expect(result.status == 0, "sqlcipher failed: \(result.stderr)")
     #expect(!result.stderr.localizedCaseInsensitiveContains("error"), "\(result.stderr)")
     return result.stdout
   }
 
   @Test("a database made by the shell opens in Sealite, with a passphrase or a raw key")
-  func shellToSealite() throws {
+  func shellToSealite() async throws {
     for key in try Self.keys() {
       let directory = TemporaryDirectory()
       let path = directory.path()
-      _ = try Self.shell(
+      _ = try await Self.shell(
         path,
         """
         \(Self.keyStatement(key))
@@ -85,40 +94,44 @@ struct SQLCipherShellInteropTests {
       var config = Configuration()
       config.key = key
       let queue = try DatabaseQueue(path: path, configuration: config)
-      let bodies = try queue.read { db in try String.fetchAll(db, sql: "SELECT body FROM notes ORDER BY id") }
+      let bodies = try await queue.read { db in
+        try String.fetchAll(db, sql: "SELECT body FROM notes ORDER BY id")
+      }
       #expect(bodies == ["written by the shell", "second note"], "\(key)")
       try queue.close()
       let pool = try DatabasePool(path: path, configuration: config)
-      try pool.write { db in try db.execute(sql: "INSERT INTO notes(body) VALUES ('added by Sealite')") }
-      #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM notes") } == 3)
+      try await pool.write { db in try db.execute(sql: "INSERT INTO notes(body) VALUES ('added by Sealite')")
+      }
+      #expect(try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM notes") } == 3)
       try pool.close()
       // And back: the shell reads what Sealite added.
-      let output = try Self.shell(path, "\(Self.keyStatement(key))\nSELECT body FROM notes WHERE id = 3;\n")
+      let output = try await Self.shell(
+        path, "\(Self.keyStatement(key))\nSELECT body FROM notes WHERE id = 3;\n")
       #expect(output.contains("added by Sealite"), "\(key)")
     }
   }
 
   @Test("a database made by Sealite opens in the shell, with a passphrase or a raw key")
-  func sealiteToShell() throws {
+  func sealiteToShell() async throws {
     for key in try Self.keys() {
       let directory = TemporaryDirectory()
       let path = directory.path()
       var config = Configuration()
       config.key = key
       let queue = try DatabaseQueue(path: path, configuration: config)
-      try queue.write { db in
+      try await queue.write { db in
         try db.execute(sql: "CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT)")
         try db.execute(sql: "INSERT INTO notes(body) VALUES (?)", arguments: ["written by Sealite"])
       }
       try queue.close()
 
-      let output = try Self.shell(
+      let output = try await Self.shell(
         path, "\(Self.keyStatement(key))\nSELECT body FROM notes;\nPRAGMA cipher_integrity_check;\n")
       #expect(output.contains("written by Sealite"), "\(key)")
 
       // The shell with a wrong key can not read it: Sealite did encrypt it.
-      let shell = try #require(matchingShell)
-      let wrong = try runProcess(
+      let shell = try #require(await matchingShell)
+      let wrong = try await runProcess(
         shell, ["-batch", path], input: "PRAGMA key = 'wrong passphrase';\nSELECT body FROM notes;\n")
       #expect(!wrong.stdout.contains("written by Sealite"))
       #expect(wrong.stderr.contains("not a database"), "\(wrong.stderr)")
@@ -126,17 +139,17 @@ struct SQLCipherShellInteropTests {
   }
 
   @Test("a pool's WAL database made by Sealite opens in the shell after the pool closes")
-  func poolToShell() throws {
+  func poolToShell() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     var config = Configuration()
     config.key = .passphrase(Self.passphrase)
     let pool = try DatabasePool(path: path, configuration: config)
-    try pool.write { db in
+    try await pool.write { db in
       try db.execute(sql: "CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES ('from the pool')")
     }
     try pool.close()
-    let output = try Self.shell(
+    let output = try await Self.shell(
       path,
       "\(Self.keyStatement(.passphrase(Self.passphrase)))\nPRAGMA journal_mode;\nSELECT body FROM notes;\n")
     #expect(output.contains("wal"))

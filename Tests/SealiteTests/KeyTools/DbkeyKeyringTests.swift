@@ -13,75 +13,77 @@ private func hex(_ byte: UInt8) -> String {
 @Suite("dbkey with the keyring")
 struct DbkeyKeyringTests {
   @Test("init creates an encrypted database whose key only the keyring holds")
-  func initDatabase() throws {
+  func initDatabase() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    let result = try dbkey(["init", path])
+    let result = try await dbkey(["init", path])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(try items(in: directory) == ["db.sqlite|"])
-    #expect(try dbkey(["verify", path]).status == 0)
-    let info = try dbkey(["info", path, "--json"])
+    #expect(try await items(in: directory) == ["db.sqlite|"])
+    #expect(try await dbkey(["verify", path]).status == 0)
+    let info = try await dbkey(["info", path, "--json"])
     #expect(info.status == 0 && info.stdout.contains("keyring"))
     // The file is encrypted: it does not open without a key.
     #expect(throws: DatabaseError.self) { try DatabaseQueue(path: path).read { _ in } }
     // The list never shows the secret.
-    #expect(!(try dbkey(["keyring", "list"]).stdout.lowercased().contains("x'")))
+    #expect(!(try await dbkey(["keyring", "list"]).stdout.lowercased().contains("x'")))
     // A second init refuses, and changes nothing.
     let before = fileBytes(path)
-    #expect(try dbkey(["init", path]).status == 73)
+    #expect(try await dbkey(["init", path]).status == 73)
     #expect(fileBytes(path) == before)
-    #expect(try items(in: directory) == ["db.sqlite|"])
+    #expect(try await items(in: directory) == ["db.sqlite|"])
   }
 
   @Test("import encrypts a plaintext database into a new file keyed from the keyring")
-  func importPlaintext() throws {
+  func importPlaintext() async throws {
     let directory = TemporaryDirectory()
     let plain = directory.path("plain.sqlite")
     let plainQueue = try DatabaseQueue(path: plain)
-    try plainQueue.write { db in
+    try await plainQueue.write { db in
       try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES ('secret text')")
     }
     try plainQueue.close()
     let plainBytes = fileBytes(plain)
     let out = directory.path("out.sqlite")
-    let result = try dbkey(["import", plain, out])
+    let result = try await dbkey(["import", plain, out])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(fileBytes(plain) == plainBytes)
-    #expect(try dbkey(["verify", out]).status == 0)
+    #expect(try await dbkey(["verify", out]).status == 0)
     #expect(try #require(fileBytes(out)).range(of: Data("secret text".utf8)) == nil)
     // An existing output is refused and the keyring stays as it was.
-    let itemsBefore = try items(in: directory)
+    let itemsBefore = try await items(in: directory)
     let outBytes = fileBytes(out)
-    #expect(try dbkey(["import", plain, out]).status == 73)
+    #expect(try await dbkey(["import", plain, out]).status == 73)
     #expect(fileBytes(out) == outBytes)
-    #expect(try items(in: directory) == itemsBefore)
+    #expect(try await items(in: directory) == itemsBefore)
     // An encrypted source is not a plaintext database.
-    #expect(try dbkey(["import", out, directory.path("again.sqlite")]).status == 65)
-    #expect(try items(in: directory) == itemsBefore)
+    #expect(try await dbkey(["import", out, directory.path("again.sqlite")]).status == 65)
+    #expect(try await items(in: directory) == itemsBefore)
   }
 
   @Test("rekey re-encrypts with a new key, keeps it in the keyring, and leaves no pending item")
-  func rekey() throws {
+  func rekey() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    #expect(try dbkey(["init", path]).status == 0)
+    #expect(try await dbkey(["init", path]).status == 0)
     let before = fileBytes(path)
-    let result = try dbkey(["rekey", path])
+    let result = try await dbkey(["rekey", path])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(fileBytes(path) != before)
-    #expect(try dbkey(["verify", path]).status == 0)
-    #expect(try items(in: directory) == ["db.sqlite|"])
+    #expect(try await dbkey(["verify", path]).status == 0)
+    #expect(try await items(in: directory) == ["db.sqlite|"])
     // To a passphrase, read from a descriptor.
-    #expect(try dbkey(["rekey", path, "--new-passphrase-fd", "0"], input: "a new passphrase\n").status == 0)
+    #expect(
+      try await dbkey(["rekey", path, "--new-passphrase-fd", "0"], input: "a new passphrase\n").status == 0)
     var config = Configuration()
     config.key = .passphrase("a new passphrase")
     #expect(
-      try DatabaseQueue(path: path, configuration: config).read { db in try Int.fetchOne(db, sql: "SELECT 1")
+      try await DatabaseQueue(path: path, configuration: config).read { db in
+        try Int.fetchOne(db, sql: "SELECT 1")
       } == 1)
   }
 
   @Test("recover settles a key change interrupted before or after the database changed")
-  func recover() throws {
+  func recover() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     let keyA = try DatabaseKey.raw(Data(repeating: 0xA1, count: 32))
@@ -89,59 +91,59 @@ struct DbkeyKeyringTests {
     var config = Configuration()
     config.key = keyA
     let dbQueue = try DatabaseQueue(path: path, configuration: config)
-    try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+    try await dbQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
     try dbQueue.close()
-    #expect(try dbkey(["keyring", "store", path, "--key-fd", "0"], input: hex(0xA1)).status == 0)
+    #expect(try await dbkey(["keyring", "store", path, "--key-fd", "0"], input: hex(0xA1)).status == 0)
 
     // Crash after the database changed: it opens with the pending key only.
     try DatabaseQueue.changeKeyForTest(path: path, from: keyA, to: keyB)
     #expect(
-      try dbkey(
+      try await dbkey(
         ["keyring", "store", path, "--key-fd", "0", "--name", "sealite.pending-key"], input: hex(0xB2)
       )
       .status == 0)
-    #expect(try items(in: directory) == ["db.sqlite|", "db.sqlite||pending"])
-    let recovered = try dbkey(["recover", path])
+    #expect(try await items(in: directory) == ["db.sqlite|", "db.sqlite||pending"])
+    let recovered = try await dbkey(["recover", path])
     #expect(recovered.status == 0 && recovered.stdout.contains("new key"))
-    #expect(try items(in: directory) == ["db.sqlite|"])
-    #expect(try dbkey(["verify", path]).status == 0)
+    #expect(try await items(in: directory) == ["db.sqlite|"])
+    #expect(try await dbkey(["verify", path]).status == 0)
 
     // Crash before the database changed: the stored key still opens it.
     try DatabaseQueue.changeKeyForTest(path: path, from: keyB, to: keyA)
     #expect(
-      try dbkey(
+      try await dbkey(
         ["keyring", "store", path, "--key-fd", "0", "--name", "sealite.pending-key"], input: hex(0xA1)
       )
       .status == 0)
     try DatabaseQueue.changeKeyForTest(path: path, from: keyA, to: keyB)
     // Every open through the keyring settles the pending state too.
-    #expect(try dbkey(["info", path]).status == 0)
-    #expect(try items(in: directory) == ["db.sqlite|"])
-    #expect(try dbkey(["verify", path]).status == 0)
+    #expect(try await dbkey(["info", path]).status == 0)
+    #expect(try await items(in: directory) == ["db.sqlite|"])
+    #expect(try await dbkey(["verify", path]).status == 0)
   }
 
   @Test("verify reports a plaintext file and a missing key with non-zero exits")
-  func verifyWithoutKey() throws {
+  func verifyWithoutKey() async throws {
     let directory = TemporaryDirectory()
     let plain = directory.path("plain.sqlite")
     let plainQueue = try DatabaseQueue(path: plain)
-    try plainQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+    try await plainQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
     try plainQueue.close()
-    let result = try dbkey(["verify", plain])
+    let result = try await dbkey(["verify", plain])
     #expect(result.status == 65 && result.stderr.contains("not encrypted"))
     let secret = directory.path("secret.sqlite")
     let secretQueue = try DatabaseQueue(path: secret, configuration: rawKeyConfiguration())
-    try secretQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+    try await secretQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
     try secretQueue.close()
-    let missing = try dbkey(["verify", secret])
+    let missing = try await dbkey(["verify", secret])
     #expect(missing.status == 66 && missing.stderr.contains("no key"))
   }
 
   @Test("Without a session bus, keyring commands exit 69 and change nothing")
-  func noSessionBus() throws {
+  func noSessionBus() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    let result = try runProcess(
+    let result = try await runProcess(
       "/usr/bin/env", ["DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent/bus", dbkeyPath, "init", path],
       input: "")
     #expect(result.status == 69, "\(result.stderr)")
@@ -163,39 +165,39 @@ extension DatabaseQueue {
 @Suite("dbkey export with the keyring")
 struct DbkeyExportKeyringTests {
   @Test("export takes DB's key from the keyring and keeps OUT's new key there")
-  func exportNewKey() throws {
+  func exportNewKey() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    #expect(try dbkey(["init", path]).status == 0)
+    #expect(try await dbkey(["init", path]).status == 0)
     let out = directory.path("copy.sqlite")
-    let result = try dbkey(["export", path, out, "--new-key"])
+    let result = try await dbkey(["export", path, out, "--new-key"])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(try items(in: directory) == ["copy.sqlite|", "db.sqlite|"])
-    #expect(try dbkey(["verify", out]).status == 0)
+    #expect(try await items(in: directory) == ["copy.sqlite|", "db.sqlite|"])
+    #expect(try await dbkey(["verify", out]).status == 0)
     // A failed export (OUT exists) leaves the keyring as it was.
-    let before = try items(in: directory)
-    #expect(try dbkey(["export", path, out, "--new-key"]).status == 73)
-    #expect(try items(in: directory) == before)
+    let before = try await items(in: directory)
+    #expect(try await dbkey(["export", path, out, "--new-key"]).status == 73)
+    #expect(try await items(in: directory) == before)
     // Plaintext output keeps no key.
     let plain = directory.path("plain.sqlite")
-    #expect(try dbkey(["export", path, plain, "--plaintext"]).status == 0)
-    #expect(try items(in: directory) == before)
-    #expect(try DatabaseQueue(path: plain).read { db in try Int.fetchOne(db, sql: "SELECT 1") } == 1)
+    #expect(try await dbkey(["export", path, plain, "--plaintext"]).status == 0)
+    #expect(try await items(in: directory) == before)
+    #expect(try await DatabaseQueue(path: plain).read { db in try Int.fetchOne(db, sql: "SELECT 1") } == 1)
   }
 }
 
 @Suite("dbkey failures leave everything as it was")
 struct DbkeyFailureTests {
   @Test("export and import to an output that can not be created exit 73 and store no key")
-  func unwritableOutput() throws {
+  func unwritableOutput() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    #expect(try dbkey(["init", path]).status == 0)
+    #expect(try await dbkey(["init", path]).status == 0)
     let plain = directory.path("plain.sqlite")
-    #expect(try dbkey(["export", path, plain, "--plaintext"]).status == 0)
+    #expect(try await dbkey(["export", path, plain, "--plaintext"]).status == 0)
     let aFile = directory.path("a-file")
     try Data("not a directory".utf8).write(to: URL(fileURLWithPath: aFile))
-    let itemsBefore = try items(in: directory)
+    let itemsBefore = try await items(in: directory)
     let namesBefore = directory.fileNames()
     let bytesBefore = fileBytes(path)
     let outputs = [
@@ -205,28 +207,28 @@ struct DbkeyFailureTests {
     ]
     for (out, message) in outputs {
       for arguments in [["export", path, out, "--new-key"], ["import", plain, out]] {
-        let result = try dbkey(arguments)
+        let result = try await dbkey(arguments)
         #expect(result.status == 73, "\(arguments): \(result.stderr)")
         #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
       }
     }
     // A directory is never overwritten, even with --force.
-    let forced = try dbkey(["export", path, directory.url.path, "--new-key", "--force"])
+    let forced = try await dbkey(["export", path, directory.url.path, "--new-key", "--force"])
     #expect(forced.status == 73 && forced.stderr.contains("is a directory"), "\(forced.stderr)")
-    #expect(try items(in: directory) == itemsBefore)
+    #expect(try await items(in: directory) == itemsBefore)
     #expect(directory.fileNames() == namesBefore)
     #expect(fileBytes(path) == bytesBefore)
   }
 
   @Test("A rekey that finds the database locked exits 75 and changes neither the file nor the keyring")
-  func rekeyWhileLocked() throws {
+  func rekeyWhileLocked() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     let setup = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
-    try setup.write { db in try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)") }
+    try await setup.write { db in try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)") }
     try setup.close()
-    #expect(try dbkey(["keyring", "store", path, "--key-fd", "0"], input: hex(0x42)).status == 0)
-    let itemsBefore = try items(in: directory)
+    #expect(try await dbkey(["keyring", "store", path, "--key-fd", "0"], input: hex(0x42)).status == 0)
+    let itemsBefore = try await items(in: directory)
     let bytesBefore = fileBytes(path)
 
     // Another connection holds the write lock (readers still read): the key
@@ -236,18 +238,18 @@ struct DbkeyFailureTests {
       var config = rawKeyConfiguration()
       config.allowsUnsafeTransactions = true
       let holder = try DatabaseQueue(path: path, configuration: config)
-      try holder.writeWithoutTransaction { db in try db.execute(sql: "BEGIN \(lock) TRANSACTION") }
-      let result = try dbkey(["rekey", path])
+      try await holder.writeWithoutTransaction { db in try db.execute(sql: "BEGIN \(lock) TRANSACTION") }
+      let result = try await dbkey(["rekey", path])
       #expect(result.status == 75, "\(lock): \(result.stderr)")
       #expect(result.stderr.contains("locked"))
-      try holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+      try await holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
       try holder.close()
       #expect(fileBytes(path) == bytesBefore)
-      #expect(try items(in: directory) == itemsBefore)
+      #expect(try await items(in: directory) == itemsBefore)
     }
 
     #expect(fileBytes(path) == bytesBefore)
-    #expect(try items(in: directory) == itemsBefore)
-    #expect(try dbkey(["verify", path]).status == 0)
+    #expect(try await items(in: directory) == itemsBefore)
+    #expect(try await dbkey(["verify", path]).status == 0)
   }
 }

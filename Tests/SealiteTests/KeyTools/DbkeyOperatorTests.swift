@@ -29,9 +29,9 @@ private func makeDatabase(_ path: String, rows: Int = 3) throws {
 }
 
 /// An encrypted database (key 0x42…) whose key the keyring holds.
-private func makeStoredDatabase(_ path: String, rows: Int = 3) throws {
+private func makeStoredDatabase(_ path: String, rows: Int = 3) async throws {
   try makeDatabase(path, rows: rows)
-  let stored = try dbkey(["keyring", "store", path, "--key-fd", "0"], input: keyLine)
+  let stored = try await dbkey(["keyring", "store", path, "--key-fd", "0"], input: keyLine)
   #expect(stored.status == 0, "\(stored.stderr)")
 }
 
@@ -43,10 +43,10 @@ private func makePlaintextDatabase(_ path: String) throws {
 
 /// Runs `script` with `/bin/sh -c`, for descriptor redirections and limits;
 /// `$0` is dbkey, `$1`… are `arguments`.
-private func shell(_ script: String, _ arguments: [String], input: String = "") throws -> (
+private func shell(_ script: String, _ arguments: [String], input: String = "") async throws -> (
   status: Int32, stdout: String, stderr: String
 ) {
-  try runProcess("/bin/sh", ["-c", script, dbkeyPath] + arguments, input: input)
+  try await runProcess("/bin/sh", ["-c", script, dbkeyPath] + arguments, input: input)
 }
 
 /// What a failed command must leave as it was: every file of the directory
@@ -55,11 +55,11 @@ private struct Snapshot: Equatable, CustomStringConvertible {
   let files: [String: Data]
   let keyringItems: [String]
 
-  init(_ directory: TemporaryDirectory) throws {
+  init(_ directory: TemporaryDirectory) async throws {
     var files: [String: Data] = [:]
     for name in directory.fileNames() { files[name] = fileBytes(directory.path(name)) ?? Data() }
     self.files = files
-    keyringItems = try items(in: directory)
+    keyringItems = try await items(in: directory)
   }
 
   var description: String {
@@ -135,7 +135,7 @@ private func json(_ text: String) -> JSONValue? {
 private enum ReadOnlyDirectory {
   static func make(_ path: String) -> Bool {
     if getuid() == 0 {
-      guard (try? runProcess("/usr/bin/chattr", ["+i", path]))?.status == 0 else { return false }
+      guard setImmutable(path, true) else { return false }
     } else {
       guard chmod(path, 0o555) == 0 else { return false }
     }
@@ -152,7 +152,7 @@ private enum ReadOnlyDirectory {
 
   static func undo(_ path: String) {
     if getuid() == 0 {
-      _ = try? runProcess("/usr/bin/chattr", ["-i", path])
+      _ = setImmutable(path, false)
     } else {
       _ = chmod(path, 0o755)
     }
@@ -198,27 +198,27 @@ private func watchedWriter(_ config: Configuration) -> Configuration {
 @Suite("dbkey exit codes: each condition of the table, with its message, and nothing changed")
 struct DbkeyExitCodeTests {
   @Test("0: info, verify and keyring list succeed and change nothing")
-  func success() throws {
+  func success() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    try makeStoredDatabase(path)
-    let before = try Snapshot(directory)
+    try await makeStoredDatabase(path)
+    let before = try await Snapshot(directory)
     #expect(!before.keyringItems.isEmpty, "the snapshot sees the keyring: \(before)")
     for arguments in [["info", path], ["verify", path], ["keyring", "list"]] {
-      let result = try dbkey(arguments)
+      let result = try await dbkey(arguments)
       #expect(result.status == 0, "\(arguments): \(result.stderr)")
       #expect(result.stderr.isEmpty, "\(arguments): \(result.stderr)")
     }
-    #expect(try Snapshot(directory) == before)
+    #expect(try await Snapshot(directory) == before)
   }
 
   @Test(
     "64: an unknown option, a missing or extra argument, a malformed key, --passphrase without a terminal")
-  func usage() throws {
+  func usage() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    try makeStoredDatabase(path)
-    let before = try Snapshot(directory)
+    try await makeStoredDatabase(path)
+    let before = try await Snapshot(directory)
     #expect(!before.keyringItems.isEmpty, "the snapshot sees the keyring: \(before)")
     let cases: [(arguments: [String], input: String, words: String)] = [
       (["info", path, "--bogus"], "", "unknown option --bogus"),
@@ -231,23 +231,23 @@ struct DbkeyExitCodeTests {
       (["info", path, "--key-fd", "zero"], "", "needs a file descriptor number"),
     ]
     for (arguments, input, words) in cases {
-      let result = try dbkey(arguments, input: input)
+      let result = try await dbkey(arguments, input: input)
       #expect(result.status == 64, "\(arguments): \(result.stderr)")
       #expect(result.stderr.contains(words), "\(arguments): \(result.stderr)")
     }
     // setsid: a new session, with no controlling terminal to fall back on.
     // (Two passphrases that differ are typed on a terminal: DbkeyPromptTests.)
-    let noTerminal = try runProcess(
+    let noTerminal = try await runProcess(
       "/usr/bin/setsid", ["--wait", dbkeyPath, "info", path, "--passphrase"], input: "")
     #expect(noTerminal.status == 64, "\(noTerminal.stderr)")
     #expect(noTerminal.stderr.contains("no terminal"), "\(noTerminal.stderr)")
-    #expect(try Snapshot(directory) == before)
+    #expect(try await Snapshot(directory) == before)
   }
 
   @Test(
     "65: a wrong key, a key for a plaintext file, no key for verify, an empty file, a file that is no database"
   )
-  func cannotOpen() throws {
+  func cannotOpen() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     try makeDatabase(path)
@@ -258,7 +258,7 @@ struct DbkeyExitCodeTests {
     let text = directory.path("notes.txt")
     try Data(String(repeating: "not a database at all\n", count: 300).utf8).write(
       to: URL(fileURLWithPath: text))
-    let before = try Snapshot(directory)
+    let before = try await Snapshot(directory)
     let otherKey = String(repeating: "17", count: 32) + "\n"
     let cases: [(arguments: [String], input: String, words: String)] = [
       (["info", path, "--key-fd", "0"], otherKey, "key does not open"),
@@ -270,15 +270,15 @@ struct DbkeyExitCodeTests {
       (["import", path, directory.path("imported.sqlite")], "", "is not a plaintext SQLite database"),
     ]
     for (arguments, input, words) in cases {
-      let result = try dbkey(arguments, input: input)
+      let result = try await dbkey(arguments, input: input)
       #expect(result.status == 65, "\(arguments): \(result.stderr)")
       #expect(result.stderr.contains(words), "\(arguments): \(result.stderr)")
     }
-    #expect(try Snapshot(directory) == before)
+    #expect(try await Snapshot(directory) == before)
   }
 
   @Test("65: a hot journal that a read-only command can not roll back names dbkey recover")
-  func hotJournal() throws {
+  func hotJournal() async throws {
     let directory = TemporaryDirectory()
     let original = directory.path("original.sqlite")
     try makeDatabase(original, rows: 200)
@@ -287,86 +287,86 @@ struct DbkeyExitCodeTests {
     var config = rawKeyConfiguration()
     config.allowsUnsafeTransactions = true
     let holder = try DatabaseQueue(path: original, configuration: config)
-    try holder.writeWithoutTransaction { db in
+    try await holder.writeWithoutTransaction { db in
       try db.execute(sql: "PRAGMA cache_size = 2; BEGIN IMMEDIATE; UPDATE t SET a = a || ' changed'")
     }
     let crashed = directory.path("crashed.sqlite")
     try FileManager.default.copyItem(atPath: original, toPath: crashed)
     try FileManager.default.copyItem(atPath: original + "-journal", toPath: crashed + "-journal")
-    try holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+    try await holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
     try holder.close()
     try #require((fileBytes(crashed + "-journal")?.count ?? 0) > 0)
-    let before = try Snapshot(directory)
+    let before = try await Snapshot(directory)
 
     for arguments in [
       // (Commands that open DB for writing roll the transaction back, as SQLite does.)
       ["info", crashed], ["verify", crashed],
     ] {
       let command = arguments[0]
-      let result = try dbkey(arguments + ["--key-fd", "0"], input: keyLine)
+      let result = try await dbkey(arguments + ["--key-fd", "0"], input: keyLine)
       #expect(result.status == 65, "\(command): \(result.stderr)")
       #expect(
         result.stderr.contains("interrupted by a crash") && result.stderr.contains("dbkey recover"),
         "\(command): \(result.stderr)")
     }
-    #expect(try Snapshot(directory) == before)
+    #expect(try await Snapshot(directory) == before)
   }
 
   @Test("66: no database file, or no key for it in the keyring")
-  func notFound() throws {
+  func notFound() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     // Encrypted, but its key was never stored.
     try makeDatabase(path)
     let missing = directory.path("missing.sqlite")
-    let before = try Snapshot(directory)
+    let before = try await Snapshot(directory)
     for command in ["info", "verify", "rekey", "migrate", "recover"] {
-      let result = try dbkey([command, missing])
+      let result = try await dbkey([command, missing])
       #expect(result.status == 66, "\(command): \(result.stderr)")
       #expect(result.stderr.contains("no database file at \(missing)"), "\(command): \(result.stderr)")
     }
     for command in ["info", "verify", "rekey"] {
-      let result = try dbkey([command, path])
+      let result = try await dbkey([command, path])
       #expect(result.status == 66, "\(command): \(result.stderr)")
       #expect(result.stderr.contains("holds no key"), "\(command): \(result.stderr)")
       #expect(result.stderr.contains("dbkey keyring store"), "\(command): \(result.stderr)")
     }
-    #expect(try Snapshot(directory) == before)
+    #expect(try await Snapshot(directory) == before)
   }
 
   @Test("69: with no session bus at the address given, the keyring is unavailable and nothing changes")
-  func keyringUnavailable() throws {
+  func keyringUnavailable() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    try makeStoredDatabase(path)
-    let before = try Snapshot(directory)
+    try await makeStoredDatabase(path)
+    let before = try await Snapshot(directory)
     #expect(!before.keyringItems.isEmpty, "the snapshot sees the keyring: \(before)")
     for arguments in [["info", path], ["rekey", path], ["init", directory.path("new.sqlite")]] {
-      let result = try runProcess(
+      let result = try await runProcess(
         "/usr/bin/env",
         ["DBUS_SESSION_BUS_ADDRESS=unix:path=\(directory.path("no-bus-here"))", dbkeyPath] + arguments)
       #expect(result.status == 69, "\(arguments): \(result.stderr)")
       #expect(result.stderr.contains("no D-Bus session bus"), "\(arguments): \(result.stderr)")
     }
-    #expect(try Snapshot(directory) == before)
+    #expect(try await Snapshot(directory) == before)
   }
 
   @Test("73: an existing output, a symbolic link (even with --force), init on a dangling link")
-  func cannotCreateOutput() throws {
+  func cannotCreateOutput() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    try makeStoredDatabase(path)
+    try await makeStoredDatabase(path)
     let existing = directory.path("existing.sqlite")
     try Data("keep me".utf8).write(to: URL(fileURLWithPath: existing))
     // A link to another database with a key of its own: neither may change.
     let target = directory.path("target.sqlite")
-    #expect(try dbkey(["init", target]).status == 0)
+    #expect(try await dbkey(["init", target]).status == 0)
     let link = directory.path("link.sqlite")
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
     let dangling = directory.path("dangling.sqlite")
     try FileManager.default.createSymbolicLink(
       atPath: dangling, withDestinationPath: directory.path("nowhere.sqlite"))
-    let before = try Snapshot(directory)
+    let before = try await Snapshot(directory)
     #expect(!before.keyringItems.isEmpty, "the snapshot sees the keyring: \(before)")
 
     let cases: [(arguments: [String], words: String)] = [
@@ -379,34 +379,34 @@ struct DbkeyExitCodeTests {
       (["init", dangling], "symbolic link"),
     ]
     for (arguments, words) in cases {
-      let result = try dbkey(arguments)
+      let result = try await dbkey(arguments)
       #expect(result.status == 73, "\(arguments): \(result.stderr)")
       #expect(result.stderr.contains(words), "\(arguments): \(result.stderr)")
     }
-    #expect(try Snapshot(directory) == before)
+    #expect(try await Snapshot(directory) == before)
     #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
     #expect(!FileManager.default.fileExists(atPath: directory.path("nowhere.sqlite")))
     // The link's target still opens with the key the keyring holds for it.
-    #expect(try dbkey(["verify", target]).status == 0)
+    #expect(try await dbkey(["verify", target]).status == 0)
   }
 
   @Test(
     "73: rekey in a read-only directory says read-only (not busy); init, export and import say not writable",
     .enabled(if: ReadOnlyDirectory.isPossible)
   )
-  func readOnlyDirectory() throws {
+  func readOnlyDirectory() async throws {
     let directory = TemporaryDirectory()
     let inner = directory.path("frozen")
     try FileManager.default.createDirectory(atPath: inner, withIntermediateDirectories: false)
     let path = inner + "/db.sqlite"
-    try makeStoredDatabase(path)
-    let itemsBefore = try items(in: directory)
+    try await makeStoredDatabase(path)
+    let itemsBefore = try await items(in: directory)
     let bytesBefore = fileBytes(path)
     try #require(ReadOnlyDirectory.make(inner))
     // Before the directory goes: an immutable directory could not be emptied.
     defer { withExtendedLifetime(directory) { ReadOnlyDirectory.undo(inner) } }
 
-    let result = try dbkey(["rekey", path])
+    let result = try await dbkey(["rekey", path])
     #expect(result.status == 73, "\(result.stderr)")
     #expect(result.stderr.contains("read-only"), "\(result.stderr)")
     #expect(!result.stderr.contains("locked"), "\(result.stderr)")
@@ -417,145 +417,147 @@ struct DbkeyExitCodeTests {
       ["init", inner + "/new.sqlite"], ["export", path, inner + "/out.sqlite", "--new-key"],
       ["import", plain, inner + "/imported.sqlite"],
     ] {
-      let created = try dbkey(arguments)
+      let created = try await dbkey(arguments)
       #expect(created.status == 73, "\(arguments): \(created.stderr)")
       #expect(created.stderr.contains("is not writable"), "\(arguments): \(created.stderr)")
     }
     #expect(fileBytes(path) == bytesBefore)
     #expect(try FileManager.default.contentsOfDirectory(atPath: inner) == ["db.sqlite"])
-    #expect(try items(in: directory) == itemsBefore)
-    #expect(try dbkey(["verify", path]).status == 0)
+    #expect(try await items(in: directory) == itemsBefore)
+    #expect(try await dbkey(["verify", path]).status == 0)
   }
 
   @Test("74: a write the file system refuses (a file size limit) is an input/output error; no file is left")
-  func ioError() throws {
+  func ioError() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     // Larger than the limit below: the copy fails in the middle.
-    try makeStoredDatabase(path, rows: 600)
+    try await makeStoredDatabase(path, rows: 600)
     #expect((fileBytes(path)?.count ?? 0) > 64 * 512 * 2)
-    let before = try Snapshot(directory)
+    let before = try await Snapshot(directory)
     #expect(!before.keyringItems.isEmpty, "the snapshot sees the keyring: \(before)")
     // 64 blocks of 512 bytes; an ignored SIGXFSZ stays ignored in dbkey, whose
     // writes beyond the limit then fail with EFBIG.
-    let result = try shell(
+    let result = try await shell(
       "trap '' XFSZ; ulimit -f 64; exec \"$0\" export \"$1\" \"$2\" --new-key",
       [path, directory.path("out.sqlite")])
     #expect(result.status == 74, "\(result.stderr)")
     #expect(result.stderr.contains("input/output error"), "\(result.stderr)")
-    #expect(try Snapshot(directory) == before)
+    #expect(try await Snapshot(directory) == before)
     // The control: without the limit, the same export succeeds.
-    #expect(try dbkey(["export", path, directory.path("out.sqlite"), "--new-key"]).status == 0)
+    #expect(try await dbkey(["export", path, directory.path("out.sqlite"), "--new-key"]).status == 0)
   }
 
   @Test("75: a database another connection holds locked is busy, and nothing changes")
-  func busy() throws {
+  func busy() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    try makeStoredDatabase(path)
-    let before = try Snapshot(directory)
+    try await makeStoredDatabase(path)
+    let before = try await Snapshot(directory)
     #expect(!before.keyringItems.isEmpty, "the snapshot sees the keyring: \(before)")
     var config = rawKeyConfiguration()
     config.allowsUnsafeTransactions = true
     let holder = try DatabaseQueue(path: path, configuration: config)
-    try holder.writeWithoutTransaction { db in try db.execute(sql: "BEGIN EXCLUSIVE TRANSACTION") }
-    let result = try dbkey(["rekey", path])
+    try await holder.writeWithoutTransaction { db in try db.execute(sql: "BEGIN EXCLUSIVE TRANSACTION") }
+    let result = try await dbkey(["rekey", path])
     #expect(result.status == 75, "\(result.stderr)")
     #expect(result.stderr.contains("locked"), "\(result.stderr)")
-    try holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+    try await holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
     try holder.close()
-    #expect(try Snapshot(directory) == before)
+    #expect(try await Snapshot(directory) == before)
     // The control: once the lock is gone, the same rekey succeeds.
-    #expect(try dbkey(["rekey", path]).status == 0)
+    #expect(try await dbkey(["rekey", path]).status == 0)
   }
 
   @Test("75: a key operation of another process (its DatabaseFileLock) is waited for, then rekey succeeds")
-  func waitsForAnotherOperation() throws {
+  func waitsForAnotherOperation() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    try makeStoredDatabase(path)
+    try await makeStoredDatabase(path)
     let before = fileBytes(path)
     // Held for a second: dbkey waits up to 30 s. (Held longer, dbkey would
     // exit 75 "another operation … is in progress"; that takes 30 s to see.)
     let lock = try DatabaseFileLock.acquire(forDatabaseAtPath: path)
     DispatchQueue.global().asyncAfter(deadline: .now() + 1) { lock.release() }
     let started = ContinuousClock.now
-    let result = try dbkey(["rekey", path])
+    let result = try await dbkey(["rekey", path])
     let waited = ContinuousClock.now - started
     #expect(result.status == 0, "\(result.stderr)")
     // It did wait: the lock this process held was the one dbkey takes.
     #expect(waited >= .milliseconds(900), "rekey took \(waited)")
     #expect(fileBytes(path) != before)
-    #expect(try items(in: directory) == ["db.sqlite|"])
-    #expect(try dbkey(["verify", path]).status == 0)
+    #expect(try await items(in: directory) == ["db.sqlite|"])
+    #expect(try await dbkey(["verify", path]).status == 0)
   }
 
   @Test("76: a flipped byte, a file truncated at a page boundary, and rekey of a tampered database")
-  func damaged() throws {
+  func damaged() async throws {
     // A name without the words the messages are checked for.
     let directory = TemporaryDirectory("pageChecks")
     let original = directory.path("original.sqlite")
-    try makeStoredDatabase(original, rows: 100)
-    let info = try #require(json(try dbkey(["info", original, "--json"]).stdout))
+    try await makeStoredDatabase(original, rows: 100)
+    let info = try #require(json(try await dbkey(["info", original, "--json"]).stdout))
     let pageSize = try #require(info["pageSize"]?.integer)
     let bytes = try #require(fileBytes(original))
     #expect(bytes.count / pageSize >= 5)
     let escrow = directory.path("key.escrow")
     #expect(
-      try shell("exec \"$0\" keyring export-key \"$1\" --to-fd 3 3>\"$2\"", [original, escrow]).status == 0)
+      try await shell("exec \"$0\" keyring export-key \"$1\" --to-fd 3 3>\"$2\"", [original, escrow]).status
+        == 0)
 
     // A copy whose key is stored while it is whole (import-key checks that the
     // key opens it), then damaged: the damage comes after the key was kept.
-    func damagedCopy(_ name: String, _ damage: (inout Data) -> Void) throws -> String {
+    func damagedCopy(_ name: String, _ damage: (inout Data) -> Void) async throws -> String {
       let path = directory.path(name)
       try bytes.write(to: URL(fileURLWithPath: path))
-      let imported = try shell("exec \"$0\" keyring import-key \"$1\" --from-fd 3 3<\"$2\"", [path, escrow])
+      let imported = try await shell(
+        "exec \"$0\" keyring import-key \"$1\" --from-fd 3 3<\"$2\"", [path, escrow])
       #expect(imported.status == 0, "\(imported.stderr)")
       var data = bytes
       damage(&data)
       try data.write(to: URL(fileURLWithPath: path))
       return path
     }
-    let tampered = try damagedCopy("flipped.sqlite") { $0[3 * pageSize + 100] ^= 0xFF }
-    let truncated = try damagedCopy("cut.sqlite") { $0 = $0.prefix(3 * pageSize) }
-    let before = try Snapshot(directory)
+    let tampered = try await damagedCopy("flipped.sqlite") { $0[3 * pageSize + 100] ^= 0xFF }
+    let truncated = try await damagedCopy("cut.sqlite") { $0 = $0.prefix(3 * pageSize) }
+    let before = try await Snapshot(directory)
     #expect(!before.keyringItems.isEmpty, "the snapshot sees the keyring: \(before)")
 
-    let verify = try dbkey(["verify", tampered])
+    let verify = try await dbkey(["verify", tampered])
     #expect(verify.status == 76, "\(verify.stderr)")
     #expect(verify.stdout.contains("FAILED"), "\(verify.stdout)")
     if !TestEnvironment.isLegacy { #expect(verify.stdout.contains("tampered page: 4"), "\(verify.stdout)") }
-    let cut = try dbkey(["verify", truncated])
+    let cut = try await dbkey(["verify", truncated])
     #expect(cut.status == 76, "\(cut.stderr)")
     #expect(cut.stderr.contains("truncated or damaged"), "\(cut.stderr)")
     for path in [tampered, truncated] {
-      let rekey = try dbkey(["rekey", path])
+      let rekey = try await dbkey(["rekey", path])
       #expect(rekey.status == 76 || rekey.status == 65, "\(path): \(rekey.stderr)")
       #expect(rekey.status != 75, "not busy: nothing else holds it")
       // The words are the message's, not the file name's.
       let message = rekey.stderr.replacingOccurrences(of: directory.url.path, with: "DIR")
       #expect(message.contains("damaged") || message.contains("tampered"), "\(path): \(rekey.stderr)")
     }
-    let after = try Snapshot(directory)
+    let after = try await Snapshot(directory)
     #expect(after == before, "\(before) → \(after)")
     // The control: the undamaged original verifies.
-    #expect(try dbkey(["verify", original]).status == 0)
+    #expect(try await dbkey(["verify", original]).status == 0)
   }
 
   @Test("77: forget refuses while the database file exists, without --force and without a terminal")
-  func refused() throws {
+  func refused() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    try makeStoredDatabase(path)
-    let before = try Snapshot(directory)
+    try await makeStoredDatabase(path)
+    let before = try await Snapshot(directory)
     #expect(!before.keyringItems.isEmpty, "the snapshot sees the keyring: \(before)")
-    let result = try runProcess(
+    let result = try await runProcess(
       "/usr/bin/setsid", ["--wait", dbkeyPath, "keyring", "forget", path], input: "")
     #expect(result.status == 77, "\(result.stderr)")
     #expect(result.stderr.contains("\(path) exists"), "\(result.stderr)")
     #expect(result.stderr.contains("only copy of its key"), "\(result.stderr)")
-    #expect(try Snapshot(directory) == before)
-    #expect(try dbkey(["verify", path]).status == 0)
+    #expect(try await Snapshot(directory) == before)
+    #expect(try await dbkey(["verify", path]).status == 0)
   }
 }
 
@@ -565,7 +567,7 @@ struct DbkeyExitCodeTests {
 struct DbkeyClosedOutputTests {
   /// Runs dbkey with standard output a pipe that nobody reads any more (its
   /// reading end closed before dbkey starts): every write fails with EPIPE.
-  private func runWithoutReader(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+  private func runWithoutReader(_ arguments: [String]) async throws -> (status: Int32, stderr: String) {
     var descriptors: [Int32] = [0, 0]
     try #require(pipe(&descriptors) == 0)
     close(descriptors[0])
@@ -577,24 +579,28 @@ struct DbkeyClosedOutputTests {
     process.standardOutput = writer
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try runUnmasked(process)
     try writer.close()
-    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    let errorHandle = errors.fileHandleForReading
+    let errorText = await onThreadOfItsOwn {
+      let text = String(decoding: errorHandle.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      return text
+    }
     #expect(process.terminationReason == .exit, "\(arguments): killed by a signal")
     return (process.terminationStatus, errorText)
   }
 
   @Test("keyring list, info and probe exit 0 and say nothing when the reader of standard output is gone")
-  func closedPipe() throws {
+  func closedPipe() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    try makeStoredDatabase(path)
+    try await makeStoredDatabase(path)
     let before = fileBytes(path)
     for arguments in [["keyring", "list"], ["info", path], ["probe"], ["probe", "--json"]] {
       // The control: with a reader, each has something to write.
-      #expect(try dbkey(arguments).stdout.isEmpty == false, "\(arguments)")
-      let result = try runWithoutReader(arguments)
+      #expect(try await dbkey(arguments).stdout.isEmpty == false, "\(arguments)")
+      let result = try await runWithoutReader(arguments)
       #expect(result.status == 0, "\(arguments): \(result.stderr)")
       #expect(result.stderr.isEmpty, "\(arguments): \(result.stderr)")
     }
@@ -602,19 +608,19 @@ struct DbkeyClosedOutputTests {
   }
 
   @Test("keyring list, info and probe exit 0 and say nothing when standard output is not open at all")
-  func closedDescriptor() throws {
+  func closedDescriptor() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    try makeStoredDatabase(path)
+    try await makeStoredDatabase(path)
     let before = fileBytes(path)
     for arguments in [["keyring", "list"], ["info", path], ["probe"]] {
-      let result = try shell("exec 1>&-; exec \"$0\" \"$@\"", arguments)
+      let result = try await shell("exec 1>&-; exec \"$0\" \"$@\"", arguments)
       #expect(result.status == 0, "\(arguments): \(result.stderr)")
       #expect(result.stderr.isEmpty, "\(arguments): \(result.stderr)")
     }
     // Whatever dbkey opened in the place of standard output, it wrote nothing there.
     #expect(fileBytes(path) == before)
-    #expect(try dbkey(["verify", path]).status == 0)
+    #expect(try await dbkey(["verify", path]).status == 0)
   }
 }
 
@@ -637,72 +643,76 @@ struct DbkeyKeyCustodyTests {
   func forget() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    try makeStoredDatabase(path)
+    try await makeStoredDatabase(path)
     for answer in ["no", "y", ""] {
       let (status, screen) = try await forgetOnTerminal(path, answer: answer)
       #expect(status == 77, "\(answer): \(screen)")
       #expect(screen.contains("refusing to forget"), "\(screen)")
-      #expect(try items(in: directory) == ["db.sqlite|"])
+      #expect(try await items(in: directory) == ["db.sqlite|"])
     }
     let (status, screen) = try await forgetOnTerminal(path, answer: "yes")
     #expect(status == 0, "\(screen)")
     #expect(screen.contains("forgot the key of \(path)"), "\(screen)")
-    #expect(try items(in: directory) == [])
+    #expect(try await items(in: directory) == [])
 
     let other = directory.path("other.sqlite")
-    try makeStoredDatabase(other)
-    let forced = try dbkey(["keyring", "forget", other, "--force"])
+    try await makeStoredDatabase(other)
+    let forced = try await dbkey(["keyring", "forget", other, "--force"])
     #expect(forced.status == 0, "\(forced.stderr)")
-    #expect(try items(in: directory) == [])
+    #expect(try await items(in: directory) == [])
   }
 
   @Test("forget of a database whose file is gone needs no --force")
-  func forgetWithoutFile() throws {
+  func forgetWithoutFile() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    try makeStoredDatabase(path)
+    try await makeStoredDatabase(path)
     try FileManager.default.removeItem(atPath: path)
-    let result = try runProcess(
+    let result = try await runProcess(
       "/usr/bin/setsid", ["--wait", dbkeyPath, "keyring", "forget", path], input: "")
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(try items(in: directory) == [])
+    #expect(try await items(in: directory) == [])
     // Forgetting again: there is nothing to forget.
-    #expect(try dbkey(["keyring", "forget", path]).status == 66)
+    #expect(try await dbkey(["keyring", "forget", path]).status == 66)
   }
 
   @Test("export-key writes one escrow line to a descriptor, import-key stores it back: a raw key")
-  func escrowRawKey() throws {
+  func escrowRawKey() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    try makeStoredDatabase(path)
+    try await makeStoredDatabase(path)
     let escrow = directory.path("key.escrow")
-    let exported = try shell("exec \"$0\" keyring export-key \"$1\" --to-fd 3 3>\"$2\"", [path, escrow])
+    let exported = try await shell(
+      "exec \"$0\" keyring export-key \"$1\" --to-fd 3 3>\"$2\"", [path, escrow])
     #expect(exported.status == 0, "\(exported.stderr)")
     let line = String(decoding: try #require(fileBytes(escrow)), as: UTF8.self)
     #expect(line == "sealite-key:raw:\(keyHex)\n")
     #expect(!exported.stdout.contains(keyHex) && !exported.stderr.contains(keyHex))
 
-    #expect(try dbkey(["keyring", "forget", path, "--force"]).status == 0)
+    #expect(try await dbkey(["keyring", "forget", path, "--force"]).status == 0)
     // The control: without its key, the database does not open.
-    #expect(try dbkey(["info", path]).status == 66)
-    let imported = try shell("exec \"$0\" keyring import-key \"$1\" --from-fd 3 3<\"$2\"", [path, escrow])
+    #expect(try await dbkey(["info", path]).status == 66)
+    let imported = try await shell(
+      "exec \"$0\" keyring import-key \"$1\" --from-fd 3 3<\"$2\"", [path, escrow])
     #expect(imported.status == 0, "\(imported.stderr)")
     #expect(!imported.stdout.contains(keyHex) && !imported.stderr.contains(keyHex))
-    let info = try dbkey(["info", path, "--json"])
+    let info = try await dbkey(["info", path, "--json"])
     #expect(info.status == 0, "\(info.stderr)")
     #expect(json(info.stdout)?["keyKind"] == .string("raw"))
-    #expect(try items(in: directory) == ["db.sqlite|"])
+    #expect(try await items(in: directory) == ["db.sqlite|"])
   }
 
   @Test("a passphrase key round-trips through export-key and import-key")
-  func escrowPassphrase() throws {
+  func escrowPassphrase() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    try makeStoredDatabase(path)
+    try await makeStoredDatabase(path)
     let passphrase = "escrow passphrase é"
-    #expect(try dbkey(["rekey", path, "--new-passphrase-fd", "0"], input: passphrase + "\n").status == 0)
+    #expect(
+      try await dbkey(["rekey", path, "--new-passphrase-fd", "0"], input: passphrase + "\n").status == 0)
     let escrow = directory.path("key.escrow")
-    let exported = try shell("exec \"$0\" keyring export-key \"$1\" --to-fd 3 3>\"$2\"", [path, escrow])
+    let exported = try await shell(
+      "exec \"$0\" keyring export-key \"$1\" --to-fd 3 3>\"$2\"", [path, escrow])
     #expect(exported.status == 0, "\(exported.stderr)")
     let passphraseHex = passphrase.utf8.map { String(format: "%02x", $0) }.joined()
     #expect(
@@ -710,11 +720,12 @@ struct DbkeyKeyCustodyTests {
         == "sealite-key:passphrase:\(passphraseHex)\n")
     #expect(!exported.stdout.contains(passphraseHex) && !exported.stdout.contains("escrow passphrase"))
 
-    #expect(try dbkey(["keyring", "forget", path, "--force"]).status == 0)
-    #expect(try dbkey(["info", path]).status == 66)
+    #expect(try await dbkey(["keyring", "forget", path, "--force"]).status == 0)
+    #expect(try await dbkey(["info", path]).status == 66)
     #expect(
-      try shell("exec \"$0\" keyring import-key \"$1\" --from-fd 3 3<\"$2\"", [path, escrow]).status == 0)
-    let info = try dbkey(["info", path, "--json"])
+      try await shell("exec \"$0\" keyring import-key \"$1\" --from-fd 3 3<\"$2\"", [path, escrow]).status
+        == 0)
+    let info = try await dbkey(["info", path, "--json"])
     #expect(info.status == 0, "\(info.stderr)")
     #expect(json(info.stdout)?["keyKind"] == .string("passphrase"))
   }
@@ -723,7 +734,7 @@ struct DbkeyKeyCustodyTests {
   func escrowRefusals() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    try makeStoredDatabase(path)
+    try await makeStoredDatabase(path)
     let session = try SpawnedProcess.onTerminal(dbkeyPath, ["keyring", "export-key", path, "--to-fd", "0"])
     #expect(await exitStatus(of: session, timeout: 30) == 64, "\(session.text)")
     #expect(session.text.contains("is a terminal"), "\(session.text)")
@@ -731,102 +742,104 @@ struct DbkeyKeyCustodyTests {
 
     let escrow = directory.path("key.escrow")
     #expect(
-      try shell("exec \"$0\" keyring export-key \"$1\" --to-fd 3 3>\"$2\"", [path, escrow]).status == 0)
+      try await shell("exec \"$0\" keyring export-key \"$1\" --to-fd 3 3>\"$2\"", [path, escrow]).status == 0)
     // Another database, with another key: the escrowed key does not open it.
     let other = directory.path("other.sqlite")
-    #expect(try dbkey(["init", other]).status == 0)
+    #expect(try await dbkey(["init", other]).status == 0)
     let otherBytes = fileBytes(other)
-    let itemsBefore = try items(in: directory)
-    let refused = try shell("exec \"$0\" keyring import-key \"$1\" --from-fd 3 3<\"$2\"", [other, escrow])
+    let itemsBefore = try await items(in: directory)
+    let refused = try await shell(
+      "exec \"$0\" keyring import-key \"$1\" --from-fd 3 3<\"$2\"", [other, escrow])
     #expect(refused.status == 65, "\(refused.stderr)")
     #expect(refused.stderr.contains("does not open"), "\(refused.stderr)")
-    #expect(try items(in: directory) == itemsBefore)
+    #expect(try await items(in: directory) == itemsBefore)
     #expect(fileBytes(other) == otherBytes)
-    #expect(try dbkey(["verify", other]).status == 0)
+    #expect(try await dbkey(["verify", other]).status == 0)
     // A path with no file yet (a database to be restored there) takes it.
     let restored = directory.path("restored.sqlite")
-    let stored = try shell("exec \"$0\" keyring import-key \"$1\" --from-fd 3 3<\"$2\"", [restored, escrow])
+    let stored = try await shell(
+      "exec \"$0\" keyring import-key \"$1\" --from-fd 3 3<\"$2\"", [restored, escrow])
     #expect(stored.status == 0, "\(stored.stderr)")
     try FileManager.default.copyItem(atPath: path, toPath: restored)
-    #expect(try dbkey(["verify", restored]).status == 0)
+    #expect(try await dbkey(["verify", restored]).status == 0)
   }
 
   @Test("keyring move after mv: NEW opens through the keyring and OLD's item is gone")
-  func move() throws {
+  func move() async throws {
     let directory = TemporaryDirectory()
     let old = directory.path("old.sqlite")
     let new = directory.path("new.sqlite")
-    try makeStoredDatabase(old)
+    try await makeStoredDatabase(old)
     try FileManager.default.moveItem(atPath: old, toPath: new)
     // The control: the moved file has no key of its own yet.
-    #expect(try dbkey(["info", new]).status == 66)
-    let result = try dbkey(["keyring", "move", old, new])
+    #expect(try await dbkey(["info", new]).status == 66)
+    let result = try await dbkey(["keyring", "move", old, new])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(try items(in: directory) == ["new.sqlite|"])
-    #expect(try dbkey(["verify", new]).status == 0)
+    #expect(try await items(in: directory) == ["new.sqlite|"])
+    #expect(try await dbkey(["verify", new]).status == 0)
   }
 
   @Test("keyring move refuses with 77 while OLD still opens (a copy), and moves with --force")
-  func moveOfACopy() throws {
+  func moveOfACopy() async throws {
     let directory = TemporaryDirectory()
     let old = directory.path("old.sqlite")
     let new = directory.path("new.sqlite")
-    try makeStoredDatabase(old)
+    try await makeStoredDatabase(old)
     try FileManager.default.copyItem(atPath: old, toPath: new)
-    let before = try Snapshot(directory)
-    let refused = try dbkey(["keyring", "move", old, new])
+    let before = try await Snapshot(directory)
+    let refused = try await dbkey(["keyring", "move", old, new])
     #expect(refused.status == 77, "\(refused.stderr)")
     #expect(refused.stderr.contains("still opens"), "\(refused.stderr)")
-    #expect(try Snapshot(directory) == before)
-    #expect(try dbkey(["verify", old]).status == 0)
+    #expect(try await Snapshot(directory) == before)
+    #expect(try await dbkey(["verify", old]).status == 0)
 
-    let forced = try dbkey(["keyring", "move", old, new, "--force"])
+    let forced = try await dbkey(["keyring", "move", old, new, "--force"])
     #expect(forced.status == 0, "\(forced.stderr)")
-    #expect(try items(in: directory) == ["new.sqlite|"])
-    #expect(try dbkey(["verify", new]).status == 0)
+    #expect(try await items(in: directory) == ["new.sqlite|"])
+    #expect(try await dbkey(["verify", new]).status == 0)
   }
 
   @Test("keyring move refuses with 77 when NEW already has a different key")
-  func moveOntoAnotherKey() throws {
+  func moveOntoAnotherKey() async throws {
     let directory = TemporaryDirectory()
     let old = directory.path("old.sqlite")
     let new = directory.path("new.sqlite")
-    try makeStoredDatabase(old)
-    #expect(try dbkey(["init", new]).status == 0)
+    try await makeStoredDatabase(old)
+    #expect(try await dbkey(["init", new]).status == 0)
     // An operator moved OLD over NEW: NEW's stored key is the old file's key.
     try FileManager.default.removeItem(atPath: new)
     try FileManager.default.moveItem(atPath: old, toPath: new)
-    let before = try Snapshot(directory)
+    let before = try await Snapshot(directory)
     #expect(before.keyringItems == ["new.sqlite|", "old.sqlite|"])
-    let refused = try dbkey(["keyring", "move", old, new])
+    let refused = try await dbkey(["keyring", "move", old, new])
     #expect(refused.status == 77, "\(refused.stderr)")
     #expect(refused.stderr.contains("Nothing was"), "\(refused.stderr)")
-    #expect(try Snapshot(directory) == before)
+    #expect(try await Snapshot(directory) == before)
   }
 
   @Test("import, init and export onto a moved database's old path exit 77 and keep its key")
-  func keyOfAMovedDatabase() throws {
+  func keyOfAMovedDatabase() async throws {
     let directory = TemporaryDirectory()
     let a = directory.path("a.sqlite")
     let b = directory.path("b.sqlite")
-    try makeStoredDatabase(a)
+    try await makeStoredDatabase(a)
     try FileManager.default.moveItem(atPath: a, toPath: b)
     let plain = directory.path("plain.sqlite")
     try makePlaintextDatabase(plain)
     let source = directory.path("source.sqlite")
-    #expect(try dbkey(["init", source]).status == 0)
-    let before = try Snapshot(directory)
+    #expect(try await dbkey(["init", source]).status == 0)
+    let before = try await Snapshot(directory)
 
     for arguments in [["import", plain, a], ["init", a], ["export", source, a, "--new-key"]] {
-      let result = try dbkey(arguments)
+      let result = try await dbkey(arguments)
       #expect(result.status == 77, "\(arguments): \(result.stderr)")
       #expect(result.stderr.contains("dbkey keyring move"), "\(arguments): \(result.stderr)")
     }
-    #expect(try Snapshot(directory) == before)
+    #expect(try await Snapshot(directory) == before)
     #expect(!FileManager.default.fileExists(atPath: a))
     // The key stored under a's path is still b's: moving it makes b open.
-    #expect(try dbkey(["keyring", "move", a, b]).status == 0)
-    #expect(try dbkey(["verify", b]).status == 0)
+    #expect(try await dbkey(["keyring", "move", a, b]).status == 0)
+    #expect(try await dbkey(["verify", b]).status == 0)
   }
 }
 
@@ -852,47 +865,48 @@ private func rowCount(_ path: String, _ config: Configuration) throws -> Int {
 @Suite("dbkey and SQLCipher 3 databases", .disabled(if: TestEnvironment.isLegacy))
 struct DbkeyFormat3Tests {
   @Test("keyring store accepts an SQLCipher 3 passphrase; info reports format 3; rekey keeps it readable")
-  func storeAndRekey() throws {
+  func storeAndRekey() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     let passphrase = "format three passphrase"
-    try DatabaseQueue(path: path, configuration: format3Configuration(passphrase)).write { db in
+    try await DatabaseQueue(path: path, configuration: format3Configuration(passphrase)).write { db in
       try db.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES ('kept')")
     }
     // The control: a wrong passphrase is not stored.
-    let wrong = try dbkey(["keyring", "store", path, "--passphrase-fd", "0"], input: "not it\n")
+    let wrong = try await dbkey(["keyring", "store", path, "--passphrase-fd", "0"], input: "not it\n")
     #expect(wrong.status == 65, "\(wrong.stderr)")
-    #expect(try items(in: directory) == [])
-    let stored = try dbkey(["keyring", "store", path, "--passphrase-fd", "0"], input: passphrase + "\n")
+    #expect(try await items(in: directory) == [])
+    let stored = try await dbkey(
+      ["keyring", "store", path, "--passphrase-fd", "0"], input: passphrase + "\n")
     #expect(stored.status == 0, "\(stored.stderr)")
-    func info() throws -> JSONValue? {
-      let result = try dbkey(["info", path, "--json"])
+    func info() async throws -> JSONValue? {
+      let result = try await dbkey(["info", path, "--json"])
       #expect(result.status == 0, "\(result.stderr)")
       return json(result.stdout)
     }
-    #expect(try info()?["cipherFormat"] == .integer(3))
-    #expect(try info()?["keyKind"] == .string("passphrase"))
+    #expect(try await info()?["cipherFormat"] == .integer(3))
+    #expect(try await info()?["keyKind"] == .string("passphrase"))
 
-    let rekey = try dbkey(["rekey", path])
+    let rekey = try await dbkey(["rekey", path])
     #expect(rekey.status == 0, "\(rekey.stderr)")
-    #expect(try info()?["keyKind"] == .string("raw"))
-    #expect(try info()?["cipherFormat"] == .integer(3))
-    #expect(try dbkey(["verify", path]).status == 0)
+    #expect(try await info()?["keyKind"] == .string("raw"))
+    #expect(try await info()?["cipherFormat"] == .integer(3))
+    #expect(try await dbkey(["verify", path]).status == 0)
     let plain = directory.path("plain.sqlite")
-    #expect(try dbkey(["export", path, plain, "--plaintext"]).status == 0)
+    #expect(try await dbkey(["export", path, plain, "--plaintext"]).status == 0)
     #expect(
-      try DatabaseQueue(path: plain).read { db in try String.fetchAll(db, sql: "SELECT x FROM t") } == [
+      try await DatabaseQueue(path: plain).read { db in try String.fetchAll(db, sql: "SELECT x FROM t") } == [
         "kept"
       ])
   }
 
   @Test("migrate of a current database writes nothing; of an SQLCipher 3 WAL database it keeps every commit")
-  func migrate() throws {
+  func migrate() async throws {
     let directory = TemporaryDirectory()
     let current = directory.path("current.sqlite")
-    try makeStoredDatabase(current)
+    try await makeStoredDatabase(current)
     let currentBytes = fileBytes(current)
-    let nothing = try dbkey(["migrate", current])
+    let nothing = try await dbkey(["migrate", current])
     #expect(nothing.status == 0, "\(nothing.stderr)")
     #expect(nothing.stdout.contains("already in the current SQLCipher format"), "\(nothing.stdout)")
     #expect(fileBytes(current) == currentBytes)
@@ -904,9 +918,10 @@ struct DbkeyFormat3Tests {
     let original = directory.path("original.sqlite")
     let rows = 50
     let pool = try DatabasePool(path: original, configuration: format3Configuration(passphrase))
-    try pool.write { db in try db.execute(sql: "CREATE TABLE t(x)") }
+    try await pool.write { db in try db.execute(sql: "CREATE TABLE t(x)") }
     for row in 0..<rows {
-      try pool.write { db in try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["row \(row)"]) }
+      try await pool.write { db in try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["row \(row)"])
+      }
     }
     let path = directory.path("old.sqlite")
     let mainOnly = directory.path("main-only.sqlite")
@@ -918,22 +933,22 @@ struct DbkeyFormat3Tests {
     #expect(((try? rowCount(mainOnly, format3Configuration(passphrase))) ?? 0) < rows)
     #expect(try rowCount(path, format3Configuration(passphrase)) == rows)
 
-    let result = try dbkey(["migrate", path, "--passphrase-fd", "0"], input: passphrase + "\n")
+    let result = try await dbkey(["migrate", path, "--passphrase-fd", "0"], input: passphrase + "\n")
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("migrated"), "\(result.stdout)")
     // No -wal of the old format beside the new file (SQLite would replay it).
     #expect((fileBytes(path + "-wal")?.count ?? 0) == 0)
     #expect(try rowCount(path, passphraseConfiguration(passphrase)) == rows)
     #expect(try rowCount(path + ".before-migrate", format3Configuration(passphrase)) == rows)
-    #expect(try dbkey(["verify", path, "--passphrase-fd", "0"], input: passphrase + "\n").status == 0)
+    #expect(try await dbkey(["verify", path, "--passphrase-fd", "0"], input: passphrase + "\n").status == 0)
   }
 }
 
 // MARK: - The command line
 
 /// The commands `dbkey --help` lists (`keyring store` is one).
-private func listedCommands() throws -> [String] {
-  let help = try dbkey(["--help"]).stdout
+private func listedCommands() async throws -> [String] {
+  let help = try await dbkey(["--help"]).stdout
   let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
   guard let start = lines.firstIndex(of: "commands:") else { return [] }
   return lines[(start + 1)...].prefix { !$0.isEmpty }.compactMap { line in
@@ -945,25 +960,25 @@ private func listedCommands() throws -> [String] {
 @Suite("dbkey's command line keeps its promises")
 struct DbkeyCommandLineTests {
   @Test("--opt=value works like --opt value")
-  func inlineValues() throws {
+  func inlineValues() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     try makeDatabase(path)
-    let separate = try dbkey(["info", path, "--key-fd", "0", "--json"], input: keyLine)
-    let inline = try dbkey(["info", path, "--key-fd=0", "--json"], input: keyLine)
+    let separate = try await dbkey(["info", path, "--key-fd", "0", "--json"], input: keyLine)
+    let inline = try await dbkey(["info", path, "--key-fd=0", "--json"], input: keyLine)
     #expect(separate.status == 0 && inline.status == 0, "\(separate.stderr)\(inline.stderr)")
     #expect(inline.stdout == separate.stdout)
     #expect(json(inline.stdout)?["keyKind"] == .string("raw"))
     let copy = directory.path("copy.sqlite")
-    let export = try dbkey(["export", path, copy, "--plaintext", "--key-fd=0"], input: keyLine)
+    let export = try await dbkey(["export", path, copy, "--plaintext", "--key-fd=0"], input: keyLine)
     #expect(export.status == 0, "\(export.stderr)")
     // A flag takes no value.
-    #expect(try dbkey(["info", path, "--json=yes"]).status == 64)
+    #expect(try await dbkey(["info", path, "--json=yes"]).status == 64)
   }
 
   @Test("--version prints the SQLCipher and SQLite versions")
-  func version() throws {
-    let result = try dbkey(["--version"])
+  func version() async throws {
+    let result = try await dbkey(["--version"])
     #expect(result.status == 0)
     let features = SQLiteFeatures.linked
     #expect(result.stdout.contains("SQLite \(features.sqliteVersion)"), "\(result.stdout)")
@@ -972,15 +987,15 @@ struct DbkeyCommandLineTests {
   }
 
   @Test("dbkey help COMMAND is COMMAND --help, for every command --help lists")
-  func helpForEveryCommand() throws {
-    let commands = try listedCommands()
+  func helpForEveryCommand() async throws {
+    let commands = try await listedCommands()
     // The control: the list was read (16 commands, six of them keyring actions).
     #expect(commands.count >= 16, "\(commands)")
     #expect(commands.contains("keyring import-key") && commands.contains("info"))
     for command in commands {
       let words = command.split(separator: " ").map(String.init)
-      let help = try dbkey(["help"] + words)
-      let flag = try dbkey(words + ["--help"])
+      let help = try await dbkey(["help"] + words)
+      let flag = try await dbkey(words + ["--help"])
       #expect(help.status == 0 && flag.status == 0, "\(command)")
       #expect(help.stdout == flag.stdout, "\(command)")
       #expect(help.stdout.hasPrefix("usage: dbkey \(command)"), "\(command): \(help.stdout)")
@@ -988,9 +1003,9 @@ struct DbkeyCommandLineTests {
   }
 
   @Test("every option of a command's usage lines is explained in its options list")
-  func synopsisOptionsAreExplained() throws {
-    for command in try listedCommands() {
-      let help = try dbkey(["help"] + command.split(separator: " ").map(String.init)).stdout
+  func synopsisOptionsAreExplained() async throws {
+    for command in try await listedCommands() {
+      let help = try await dbkey(["help"] + command.split(separator: " ").map(String.init)).stdout
       let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
       let usage = lines.prefix { !$0.isEmpty }.joined(separator: "\n")
       let options = try #require(lines.firstIndex(of: "options:")).advanced(by: 1)
@@ -1013,30 +1028,30 @@ struct DbkeyCommandLineTests {
   }
 
   @Test("an unknown option is 64 for every command; after --, --help is a file name")
-  func unknownOptionsAndDoubleDash() throws {
-    for command in try listedCommands() {
-      let result = try dbkey(command.split(separator: " ").map(String.init) + ["--no-such-option"])
+  func unknownOptionsAndDoubleDash() async throws {
+    for command in try await listedCommands() {
+      let result = try await dbkey(command.split(separator: " ").map(String.init) + ["--no-such-option"])
       #expect(result.status == 64, "\(command): \(result.stderr)")
       #expect(result.stderr.contains("unknown option --no-such-option"), "\(command): \(result.stderr)")
     }
-    let result = try dbkey(["info", "--", "--help"])
+    let result = try await dbkey(["info", "--", "--help"])
     #expect(result.status == 66, "\(result.stdout)\(result.stderr)")
     #expect(result.stderr.contains("no database file at --help"), "\(result.stderr)")
     #expect(!result.stdout.contains("usage:"))
   }
 
   @Test("info shows keyKind none for a plaintext database and raw for an init'd one")
-  func keyKind() throws {
+  func keyKind() async throws {
     let directory = TemporaryDirectory()
     let plain = directory.path("plain.sqlite")
     try makePlaintextDatabase(plain)
     let created = directory.path()
-    #expect(try dbkey(["init", created]).status == 0)
-    let plainInfo = try dbkey(["info", plain])
+    #expect(try await dbkey(["init", created]).status == 0)
+    let plainInfo = try await dbkey(["info", plain])
     #expect(plainInfo.status == 0, "\(plainInfo.stderr)")
     #expect(plainInfo.stdout.contains("keyKind: none\n"), "\(plainInfo.stdout)")
     #expect(plainInfo.stdout.contains("encrypted: false\n"), "\(plainInfo.stdout)")
-    let createdInfo = try dbkey(["info", created])
+    let createdInfo = try await dbkey(["info", created])
     #expect(createdInfo.status == 0, "\(createdInfo.stderr)")
     #expect(createdInfo.stdout.contains("keyKind: raw\n"), "\(createdInfo.stdout)")
     #expect(createdInfo.stdout.contains("encrypted: true\n"), "\(createdInfo.stdout)")
@@ -1101,12 +1116,12 @@ struct DbkeyWatchTests {
   }
 
   @Test("watch of a rollback-journal database asks for a choice: without one it exits 64 and changes nothing")
-  func asksBeforeWatchingARollbackJournal() throws {
+  func asksBeforeWatchingARollbackJournal() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     try makeDatabase(path)
     let before = fileBytes(path)
-    let result = try dbkey(["watch", path, "--key-fd", "0", "--count", "1"], input: keyLine)
+    let result = try await dbkey(["watch", path, "--key-fd", "0", "--count", "1"], input: keyLine)
     #expect(result.status == 64, "\(result.stderr)")
     #expect(
       result.stderr.contains("--switch-to-wal") && result.stderr.contains("--keep-journal"),
@@ -1161,11 +1176,11 @@ struct DbkeyWatchTests {
   func stopsWhenTheKeyChanges() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    try makeStoredDatabase(path)
+    try await makeStoredDatabase(path)
     let watcher = try SpawnedProcess(
       dbkeyPath, ["watch", path, "--count", "100", "--keep-journal"], input: "")
     #expect(await watcher.waitForLine(startingWith: "watching") != nil, "\(watcher.errorOutput)")
-    let rekey = try dbkey(["rekey", path])
+    let rekey = try await dbkey(["rekey", path])
     #expect(rekey.status == 0, "\(rekey.stderr)")
     #expect(await exitStatus(of: watcher, timeout: 15) == 65, "\(watcher.output) \(watcher.errorOutput)")
     #expect(watcher.errorOutput.contains("changed the key"), "\(watcher.errorOutput)")
@@ -1203,14 +1218,14 @@ struct DbkeyJSONTests {
   func everyCommand() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    try makeStoredDatabase(path)
+    try await makeStoredDatabase(path)
     let plain = directory.path("plain.sqlite")
     try makePlaintextDatabase(plain)
 
     // The control: the check finds keys in other casings, at any depth.
     #expect(json(#"{"page_size":1,"a":[{"B":2}]}"#)?.nonCamelCaseKeys.sorted() == ["B", "page_size"])
-    _ = expectJSON("probe", try dbkey(["probe", "--json"]))
-    let info = try #require(expectJSON("info", try dbkey(["info", path, "--json"])).first)
+    _ = expectJSON("probe", try await dbkey(["probe", "--json"]))
+    let info = try #require(expectJSON("info", try await dbkey(["info", path, "--json"])).first)
     for name in ["pageSize", "pageCount", "userVersion", "cipherFormat"] {
       #expect(info[name]?.integer != nil, "info.\(name) = \(String(describing: info[name]))")
     }
@@ -1219,17 +1234,17 @@ struct DbkeyJSONTests {
     #expect(info["encrypted"] == .bool(true))
     // The control: a value that is text is not taken for a number.
     #expect(info["journalMode"]?.integer == nil && info["journalMode"]?.string == "delete")
-    _ = expectJSON("verify", try dbkey(["verify", path, "--json"]))
+    _ = expectJSON("verify", try await dbkey(["verify", path, "--json"]))
     _ = expectJSON(
-      "export", try dbkey(["export", path, directory.path("copy.sqlite"), "--new-key", "--json"]))
+      "export", try await dbkey(["export", path, directory.path("copy.sqlite"), "--new-key", "--json"]))
     let imported = directory.path("imported.sqlite")
-    _ = expectJSON("import", try dbkey(["import", plain, imported, "--json"]))
-    _ = expectJSON("init", try dbkey(["init", directory.path("new.sqlite"), "--json"]))
-    _ = expectJSON("rekey", try dbkey(["rekey", imported, "--json"]))
-    _ = expectJSON("recover", try dbkey(["recover", imported, "--json"]))
-    let migrate = expectJSON("migrate", try dbkey(["migrate", imported, "--json"])).first
+    _ = expectJSON("import", try await dbkey(["import", plain, imported, "--json"]))
+    _ = expectJSON("init", try await dbkey(["init", directory.path("new.sqlite"), "--json"]))
+    _ = expectJSON("rekey", try await dbkey(["rekey", imported, "--json"]))
+    _ = expectJSON("recover", try await dbkey(["recover", imported, "--json"]))
+    let migrate = expectJSON("migrate", try await dbkey(["migrate", imported, "--json"])).first
     #expect(migrate?["format"]?.integer != nil, "\(String(describing: migrate))")
-    let list = expectJSON("keyring list", try dbkey(["keyring", "list", "--json"])).first
+    let list = expectJSON("keyring list", try await dbkey(["keyring", "list", "--json"])).first
     guard case .array(let listed)? = list, !listed.isEmpty else {
       Issue.record("keyring list: \(String(describing: list))")
       return
@@ -1237,19 +1252,20 @@ struct DbkeyJSONTests {
     let stored = directory.path("stored.sqlite")
     try makeDatabase(stored)
     _ = expectJSON(
-      "keyring store", try dbkey(["keyring", "store", stored, "--key-fd", "0", "--json"], input: keyLine))
+      "keyring store",
+      try await dbkey(["keyring", "store", stored, "--key-fd", "0", "--json"], input: keyLine))
     let moved = directory.path("moved.sqlite")
     try FileManager.default.moveItem(atPath: stored, toPath: moved)
-    _ = expectJSON("keyring move", try dbkey(["keyring", "move", stored, moved, "--json"]))
+    _ = expectJSON("keyring move", try await dbkey(["keyring", "move", stored, moved, "--json"]))
     let escrow = directory.path("key.escrow")
     let exported = expectJSON(
       "keyring export-key",
-      try shell("exec \"$0\" keyring export-key \"$1\" --to-fd 3 --json 3>\"$2\"", [moved, escrow]))
+      try await shell("exec \"$0\" keyring export-key \"$1\" --to-fd 3 --json 3>\"$2\"", [moved, escrow]))
     #expect(exported.first?["descriptor"] == .integer(3))
-    _ = expectJSON("keyring forget", try dbkey(["keyring", "forget", moved, "--force", "--json"]))
+    _ = expectJSON("keyring forget", try await dbkey(["keyring", "forget", moved, "--force", "--json"]))
     _ = expectJSON(
       "keyring import-key",
-      try shell("exec \"$0\" keyring import-key \"$1\" --from-fd 3 --json 3<\"$2\"", [moved, escrow]))
+      try await shell("exec \"$0\" keyring import-key \"$1\" --from-fd 3 --json 3<\"$2\"", [moved, escrow]))
 
     // watch: one object per line, the commit's count a number.
     let watcher = try SpawnedProcess(
@@ -1268,10 +1284,10 @@ struct DbkeyJSONTests {
   }
 
   @Test("a failure with --json is one JSON object on standard error: its message and exit code")
-  func failures() throws {
+  func failures() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    try makeStoredDatabase(path)
+    try await makeStoredDatabase(path)
     let plain = directory.path("plain.sqlite")
     try makePlaintextDatabase(plain)
     let cases: [(arguments: [String], status: Int32)] = [
@@ -1283,7 +1299,7 @@ struct DbkeyJSONTests {
     ]
     for (arguments, status) in cases {
       // setsid: no terminal, so that forget refuses instead of asking.
-      let result = try runProcess("/usr/bin/setsid", ["--wait", dbkeyPath] + arguments, input: "")
+      let result = try await runProcess("/usr/bin/setsid", ["--wait", dbkeyPath] + arguments, input: "")
       #expect(result.status == status, "\(arguments): \(result.stderr)")
       #expect(result.stdout.isEmpty, "\(arguments): \(result.stdout)")
       #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
@@ -1303,7 +1319,7 @@ struct DbkeyJSONTests {
 @Suite("dbkey's messages speak to operators")
 struct DbkeyMessageTests {
   @Test("with no key in the keyring, no message names a library API")
-  func missingItemMessages() throws {
+  func missingItemMessages() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     // Encrypted, with no key stored.
@@ -1315,7 +1331,7 @@ struct DbkeyMessageTests {
       ["keyring", "move", directory.path("elsewhere.sqlite"), path],
     ]
     for arguments in commands {
-      let result = try dbkey(arguments)
+      let result = try await dbkey(arguments)
       #expect(result.status == 66, "\(arguments): \(result.stderr)")
       #expect(result.stderr.hasPrefix("dbkey: "), "\(arguments): \(result.stderr)")
       #expect(!result.stderr.contains("Keyring."), "\(arguments): \(result.stderr)")
@@ -1328,15 +1344,15 @@ struct DbkeyMessageTests {
   static let escapedName = "a\\u{1B}[2Jb.sqlite"
 
   @Test("an escape character in a file name is shown escaped in error messages")
-  func escapedInErrors() throws {
+  func escapedInErrors() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path(Self.oddName)
-    let missing = try dbkey(["info", path])
+    let missing = try await dbkey(["info", path])
     #expect(missing.status == 66)
     #expect(missing.stderr.contains(directory.path(Self.escapedName)), "\(missing.stderr)")
     #expect(!missing.stderr.contains("\u{1B}"))
-    #expect(try dbkey(["init", path]).status == 0)
-    let exists = try dbkey(["init", path])
+    #expect(try await dbkey(["init", path]).status == 0)
+    let exists = try await dbkey(["init", path])
     #expect(exists.status == 73)
     #expect(exists.stderr.contains(Self.escapedName) && !exists.stderr.contains("\u{1B}"), "\(exists.stderr)")
   }
@@ -1355,7 +1371,8 @@ struct DbkeyMessageTests {
     #expect(await exitStatus(of: prompt, timeout: 30) == 0, "\(prompt.text)")
     #expect(!prompt.text.contains("\u{1B}[2J"), "\(prompt.text)")
 
-    #expect(try dbkey(["keyring", "store", path, "--passphrase-fd", "0"], input: "odd name\n").status == 0)
+    #expect(
+      try await dbkey(["keyring", "store", path, "--passphrase-fd", "0"], input: "odd name\n").status == 0)
     let export = try SpawnedProcess.onTerminal(
       dbkeyPath, ["export", path, directory.path("copy.sqlite"), "--new-key"])
     #expect(await exitStatus(of: export, timeout: 30) == 0, "\(export.text)")

@@ -27,7 +27,7 @@ struct DbkeyPromptTests {
   func rekeyPrompt() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    #expect(try dbkey(["init", path]).status == 0)
+    #expect(try await dbkey(["init", path]).status == 0)
     let typed = "typed on a terminal 1"
     let (status, screen) = try await typeAtPrompts(
       ["rekey", path, "--new-passphrase"], [("New passphrase for \(path): ", typed), ("Repeat it: ", typed)])
@@ -42,24 +42,24 @@ struct DbkeyPromptTests {
         try Int.fetchOne(db, sql: "SELECT 1")
       } == 1)
     // The keyring holds the typed passphrase.
-    #expect(try dbkey(["verify", path]).status == 0)
+    #expect(try await dbkey(["verify", path]).status == 0)
   }
 
   @Test("two different passphrases exit 64 and leave the file and the keyring as they were")
   func mismatch() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    #expect(try dbkey(["init", path]).status == 0)
+    #expect(try await dbkey(["init", path]).status == 0)
     let bytes = fileBytes(path)
-    let itemsBefore = try items(in: directory)
+    let itemsBefore = try await items(in: directory)
     let (status, screen) = try await typeAtPrompts(
       ["rekey", path, "--new-passphrase"], [("New passphrase", "first try"), ("Repeat it: ", "second try")])
     #expect(status == 64)
     #expect(screen.contains("differ"))
     #expect(!screen.contains("try"))
     #expect(fileBytes(path) == bytes)
-    #expect(try items(in: directory) == itemsBefore)
-    #expect(try dbkey(["verify", path]).status == 0)
+    #expect(try await items(in: directory) == itemsBefore)
+    #expect(try await dbkey(["verify", path]).status == 0)
   }
 
   @Test("info --passphrase asks once for DB's passphrase; export --passphrase asks twice for OUT's")
@@ -96,20 +96,20 @@ struct DbkeyPromptTests {
   }
 
   @Test("--passphrase without a terminal is a usage error that names the descriptor option")
-  func noTerminal() throws {
+  func noTerminal() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    #expect(try dbkey(["init", path]).status == 0)
+    #expect(try await dbkey(["init", path]).status == 0)
     let bytes = fileBytes(path)
     // setsid: a new session, with no controlling terminal to fall back on.
-    let result = try runProcess(
+    let result = try await runProcess(
       "/usr/bin/setsid", ["--wait", dbkeyPath, "rekey", path, "--new-passphrase"], input: "")
     #expect(result.status == 64, "\(result.stderr)")
     #expect(result.stderr.contains("no terminal") && result.stderr.contains("--new-passphrase-fd"))
     #expect(fileBytes(path) == bytes)
-    #expect(try dbkey(["verify", path]).status == 0)
+    #expect(try await dbkey(["verify", path]).status == 0)
     // Both ways at once is a usage error too.
-    let both = try runProcess(
+    let both = try await runProcess(
       "/usr/bin/setsid", ["--wait", dbkeyPath, "info", path, "--passphrase", "--passphrase-fd", "0"],
       input: "x\n")
     #expect(both.status == 64 && both.stderr.contains("choose one"))
@@ -128,7 +128,7 @@ struct DbkeyProgressTests {
       try db.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (randomblob(100000))")
     }
     let keyLine = String(repeating: "42", count: 32) + "\n"
-    #expect(try dbkey(["keyring", "store", path, "--key-fd", "0"], input: keyLine).status == 0)
+    #expect(try await dbkey(["keyring", "store", path, "--key-fd", "0"], input: keyLine).status == 0)
 
     let copy = directory.path("copy.sqlite")
     let export = try await typeAtPrompts(["export", path, copy, "--new-key"], [])
@@ -139,11 +139,11 @@ struct DbkeyProgressTests {
     #expect(rekey.screen.contains("re-encrypting \(copy)") && rekey.screen.contains("done in"))
 
     // Scripts get the result lines only.
-    let piped = try dbkey(["export", path, directory.path("piped.sqlite"), "--new-key"])
+    let piped = try await dbkey(["export", path, directory.path("piped.sqlite"), "--new-key"])
     #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.stderr)")
     #expect(!piped.stdout.contains("exporting"))
     let plain = directory.path("plain.sqlite")
-    #expect(try dbkey(["export", path, plain, "--plaintext"]).status == 0)
+    #expect(try await dbkey(["export", path, plain, "--plaintext"]).status == 0)
     let imported = try await typeAtPrompts(["import", plain, directory.path("imported.sqlite")], [])
     #expect(imported.status == 0 && imported.screen.contains("importing \(plain)"), "\(imported.screen)")
   }

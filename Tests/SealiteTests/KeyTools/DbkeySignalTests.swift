@@ -22,15 +22,15 @@ private func localModes(_ descriptor: Int32) -> tcflag_t? {
 }
 
 /// An encrypted database of about `megabytes` MB whose raw key 0x42… the keyring holds.
-private func makeLargeDatabase(_ path: String, megabytes: Int) throws {
+private func makeLargeDatabase(_ path: String, megabytes: Int) async throws {
   let dbQueue = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
-  try dbQueue.write { db in
+  try await dbQueue.write { db in
     try db.execute(sql: "CREATE TABLE t (x)")
     for _ in 0..<(megabytes * 10) { try db.execute(sql: "INSERT INTO t VALUES (randomblob(100000))") }
   }
   try dbQueue.close()
   let keyLine = String(repeating: "42", count: 32) + "\n"
-  #expect(try dbkey(["keyring", "store", path, "--key-fd", "0"], input: keyLine).status == 0)
+  #expect(try await dbkey(["keyring", "store", path, "--key-fd", "0"], input: keyLine).status == 0)
 }
 
 @Suite("dbkey under signals: the terminal, the files and the keyring come back as they were")
@@ -39,9 +39,9 @@ struct DbkeySignalTests {
   func interruptAtPrompt() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    #expect(try dbkey(["init", path]).status == 0)
+    #expect(try await dbkey(["init", path]).status == 0)
     let bytes = fileBytes(path)
-    let itemsBefore = try items(in: directory)
+    let itemsBefore = try await items(in: directory)
     let session = try SpawnedProcess.onTerminal(dbkeyPath, ["rekey", path, "--new-passphrase"])
     #expect(await session.waitForText("New passphrase for") != nil, "\(session.text)")
     let master = try #require(session.terminalDescriptor)
@@ -52,7 +52,7 @@ struct DbkeySignalTests {
     #expect(localModes(master).map { $0 & tcflag_t(ECHO) != 0 } == true, "echo stayed off")
     #expect(session.text.contains("interrupted by SIGINT"), "\(session.text)")
     #expect(fileBytes(path) == bytes)
-    #expect(try items(in: directory) == itemsBefore)
+    #expect(try await items(in: directory) == itemsBefore)
     #expect(directory.fileNames() == ["db.sqlite"])
   }
 
@@ -62,8 +62,8 @@ struct DbkeySignalTests {
   func interruptExport() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    try makeLargeDatabase(path, megabytes: 12)
-    let itemsBefore = try items(in: directory)
+    try await makeLargeDatabase(path, megabytes: 12)
+    let itemsBefore = try await items(in: directory)
     for (signal, arguments) in [(SIGTERM, ["--new-key"]), (SIGINT, ["--plaintext"]), (SIGHUP, ["--new-key"])]
     {
       let out = directory.path("copy.sqlite")
@@ -78,7 +78,7 @@ struct DbkeySignalTests {
       #expect(session.text.contains("nothing was changed"), "\(session.text)")
       #expect(directory.fileNames() == ["db.sqlite"], "\(arguments): \(directory.fileNames())")
       try? FileManager.default.removeItem(atPath: out)
-      #expect(try items(in: directory) == itemsBefore)
+      #expect(try await items(in: directory) == itemsBefore)
     }
   }
 
@@ -88,7 +88,7 @@ struct DbkeySignalTests {
   func noCoreDump() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    #expect(try dbkey(["init", path]).status == 0)
+    #expect(try await dbkey(["init", path]).status == 0)
     // The control: a program that keeps the default leaves a core in the same place.
     let control = try SpawnedProcess.onTerminal(
       "/bin/sh",

@@ -92,10 +92,10 @@ private func expectError(
 }
 
 /// Runs dbkey; the key (if any) goes on standard input.
-private func run(_ arguments: [String], key: Bool = false) throws -> (
+private func run(_ arguments: [String], key: Bool = false) async throws -> (
   status: Int32, stdout: String, stderr: String
 ) {
-  let result = try dbkey(arguments, input: key ? keyHex + "\n" : "")
+  let result = try await dbkey(arguments, input: key ? keyHex + "\n" : "")
   #expect(!result.stdout.contains(keyHex) && !result.stderr.contains(keyHex))
   return result
 }
@@ -137,15 +137,15 @@ struct BadInputTests {
 
   @Test(
     "dbkey on a zero-length file: every command exits 65, says it is empty, and stores or changes nothing")
-  func zeroLengthFileWithDbkey() throws {
+  func zeroLengthFileWithDbkey() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     // A key in the keyring for the path, as after `dbkey init`, then the file emptied.
-    #expect(try run(["init", path]).status == 0)
+    #expect(try await run(["init", path]).status == 0)
     #expect(truncate(path, 0) == 0)
     let empty = directory.path("empty.sqlite")
     #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
-    let itemsBefore = try items(in: directory)
+    let itemsBefore = try await items(in: directory)
     #expect(itemsBefore == ["db.sqlite|"])
     let before = tree(directory)
 
@@ -164,23 +164,23 @@ struct BadInputTests {
       (["recover", path], false),
     ]
     for (arguments, key) in commands {
-      let result = try run(arguments, key: key)
+      let result = try await run(arguments, key: key)
       #expect(result.status == 65, "\(arguments): \(result.stderr)")
       #expect(result.stderr.contains("is empty: not a database"), "\(arguments): \(result.stderr)")
     }
     #expect(tree(directory) == before)
-    #expect(try items(in: directory) == itemsBefore)
+    #expect(try await items(in: directory) == itemsBefore)
   }
 
   // MARK: Truncated file
 
   @Test("a truncated file is truncated or damaged, not a wrong key; reads never return other rows")
-  func truncatedFile() throws {
+  func truncatedFile() async throws {
     let directory = TemporaryDirectory()
     let original = directory.path("original.sqlite")
     try makeEncryptedDatabase(original, rows: 100)
     let bytes = try #require(fileBytes(original))
-    let pageSize = try DatabaseQueue(path: original, configuration: rawKeyConfiguration()).read { db in
+    let pageSize = try await DatabaseQueue(path: original, configuration: rawKeyConfiguration()).read { db in
       try db.integerPragma("page_size") ?? 0
     }
     let pageCount = bytes.count / pageSize
@@ -199,7 +199,7 @@ struct BadInputTests {
       expectError(.SQLITE_CORRUPT, "truncated or damaged") {
         _ = try DatabaseQueue.verifyDatabase(atPath: path, key: rawKeyConfiguration().key)
       }
-      let verify = try run(["verify", path, "--key-fd", "0"], key: true)
+      let verify = try await run(["verify", path, "--key-fd", "0"], key: true)
       #expect(verify.status == 76 && verify.stderr.contains("truncated or damaged"), "\(verify.stderr)")
       #expect(tree(directory) == before, "cut at \(cut)")
     }
@@ -218,7 +218,7 @@ struct BadInputTests {
       _ = try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM t") }
     }
     try queue.close()
-    let verify = try run(["verify", tail, "--key-fd", "0"], key: true)
+    let verify = try await run(["verify", tail, "--key-fd", "0"], key: true)
     #expect(verify.status == 76, "\(verify.stdout)\(verify.stderr)")
     #expect(tree(directory) == before)
   }
@@ -226,7 +226,7 @@ struct BadInputTests {
   // MARK: Random bytes
 
   @Test("8 KiB of random bytes: with a key it is a key that does not open it, without one it needs a key")
-  func randomBytes() throws {
+  func randomBytes() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     var generator = SeededGenerator(state: 42)
@@ -240,7 +240,7 @@ struct BadInputTests {
       expectError(.SQLITE_NOTADB, "a key is needed") { _ = try opener.open(path, Configuration()) }
     }
     for command in ["info", "verify"] {
-      let result = try run([command, path, "--key-fd", "0"], key: true)
+      let result = try await run([command, path, "--key-fd", "0"], key: true)
       #expect(result.status == 65 && result.stderr.contains("key does not open"), "\(result.stderr)")
     }
     #expect(tree(directory) == before)
@@ -304,7 +304,7 @@ struct BadInputTests {
   // MARK: A directory
 
   @Test("a directory as the path: opens and whole-file operations say it is a directory, and create nothing")
-  func directoryAsPath() throws {
+  func directoryAsPath() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("a-directory")
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
@@ -329,18 +329,18 @@ struct BadInputTests {
     expectError(.SQLITE_CANTOPEN, "is a directory") {
       _ = try DatabaseQueue.cipherFormat(atPath: path, key: key)
     }
-    let itemsBefore = try items(in: directory)
+    let itemsBefore = try await items(in: directory)
     for arguments in [
       ["info", path, "--key-fd", "0"], ["verify", path, "--key-fd", "0"],
       ["export", path, directory.path("out.sqlite"), "--key-fd", "0", "--plaintext"],
       ["keyring", "store", path, "--key-fd", "0"],
     ] {
-      let result = try run(arguments, key: true)
+      let result = try await run(arguments, key: true)
       #expect(
         result.status == 65 && result.stderr.contains("is a directory"), "\(arguments): \(result.stderr)")
     }
     #expect(tree(directory) == before)
-    #expect(try items(in: directory) == itemsBefore)
+    #expect(try await items(in: directory) == itemsBefore)
   }
 
   // MARK: A read-only file
@@ -348,12 +348,12 @@ struct BadInputTests {
   @Test(
     "a read-only file opened for writing: reads work; writes, a pool, a key change and a migration say read-only",
     .enabled(if: ReadOnlyFile.isPossible))
-  func readOnlyFile() throws {
+  func readOnlyFile() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     try makeEncryptedDatabase(path)
-    #expect(try run(["keyring", "store", path, "--key-fd", "0"], key: true).status == 0)
-    let itemsBefore = try items(in: directory)
+    #expect(try await run(["keyring", "store", path, "--key-fd", "0"], key: true).status == 0)
+    let itemsBefore = try await items(in: directory)
     try #require(ReadOnlyFile.make(path))
     // Before the directory goes: an immutable file could not be removed.
     defer { withExtendedLifetime(directory) { ReadOnlyFile.undo(path) } }
@@ -362,7 +362,7 @@ struct BadInputTests {
     // SQLite opens a file it may not write read-only, as GRDB users expect:
     // reads work, and the first write says why it fails.
     let queue = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
-    #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == 20)
+    #expect(try await queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == 20)
     expectError(.SQLITE_READONLY, "readonly") {
       try queue.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES ('more')") }
     }
@@ -376,14 +376,14 @@ struct BadInputTests {
     expectError(.SQLITE_READONLY, "read-only") {
       try DatabaseQueue.migrateCipherFormat(atPath: path, key: try #require(rawKeyConfiguration().key))
     }
-    let rekey = try run(["rekey", path])
+    let rekey = try await run(["rekey", path])
     #expect(rekey.status == 73, "\(rekey.stderr)")
     #expect(rekey.stderr.contains("read-only"), "\(rekey.stderr)")
     // A database in the current format needs no migration: nothing is written.
-    let migrate = try run(["migrate", path])
+    let migrate = try await run(["migrate", path])
     #expect(migrate.status == 0 && migrate.stdout.contains("already in the current"), "\(migrate.stderr)")
     #expect(tree(directory) == before)
-    #expect(try items(in: directory) == itemsBefore)
+    #expect(try await items(in: directory) == itemsBefore)
   }
 
   // MARK: A full disk
@@ -391,7 +391,7 @@ struct BadInputTests {
   @Test(
     "a full disk: import, export, init, rekey and migrate fail clearly and leave no file behind and the keyring as it was"
   )
-  func fullDisk() throws {
+  func fullDisk() async throws {
     let directory = TemporaryDirectory()
     let mountPoint = directory.path("small-disk")
     try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
@@ -399,15 +399,15 @@ struct BadInputTests {
     try makePlaintextDatabase(big, bytes: 700_000)
     let bigSecret = directory.path("big-secret.sqlite")
     try makeEncryptedDatabase(bigSecret, rows: 2500)
-    #expect(try run(["keyring", "store", bigSecret, "--key-fd", "0"], key: true).status == 0)
+    #expect(try await run(["keyring", "store", bigSecret, "--key-fd", "0"], key: true).status == 0)
     let small = directory.path("small-plain.sqlite")
     try makePlaintextDatabase(small, bytes: 40_000)
     let sources = [big, bigSecret, small].map { fileBytes($0) }
-    let itemsBefore = try items(in: directory)
+    let itemsBefore = try await items(in: directory)
     #expect(itemsBefore == ["big-secret.sqlite|"])
 
-    let mode = FullDisk.mode(directory)
-    let result = try runProcess(
+    let mode = await FullDisk.mode(directory)
+    let result = try await runProcess(
       mode.launcher.first!,
       Array(mode.launcher.dropFirst()) + [
         FullDisk.script, "sh", dbkeyPath, mountPoint, big, bigSecret, small, mode.name,
@@ -453,9 +453,9 @@ struct BadInputTests {
       // The key in the keyring still opens the database.
       #expect(outcome("verify")?.hasPrefix("0") == true, "\(result.stdout)")
       // The keyring keeps the key of the database that fits, and nothing else.
-      #expect(try items(in: directory) == ["big-secret.sqlite|", "enc.sqlite|"])
+      #expect(try await items(in: directory) == ["big-secret.sqlite|", "enc.sqlite|"])
     } else {
-      #expect(try items(in: directory) == itemsBefore)
+      #expect(try await items(in: directory) == itemsBefore)
     }
     #expect([big, bigSecret, small].map { fileBytes($0) } == sources)
   }
@@ -467,7 +467,7 @@ struct BadInputTests {
 enum ReadOnlyFile {
   static func make(_ path: String) -> Bool {
     if getuid() == 0 {
-      guard (try? runProcess("/usr/bin/chattr", ["+i", path]))?.status == 0 else { return false }
+      guard setImmutable(path, true) else { return false }
     } else {
       guard chmod(path, 0o444) == 0 else { return false }
     }
@@ -482,7 +482,7 @@ enum ReadOnlyFile {
 
   static func undo(_ path: String) {
     if getuid() == 0 {
-      _ = try? runProcess("/usr/bin/chattr", ["-i", path])
+      _ = setImmutable(path, false)
     } else {
       _ = chmod(path, 0o644)
     }
@@ -507,14 +507,14 @@ enum FullDisk {
   /// seen by this process). `rlimit`: where that is impossible, a file size
   /// limit (`ulimit -f`) on dbkey, whose writes then fail with EFBIG.
   /// SEALITE_FULL_DISK=rlimit chooses the second where the first would work.
-  static func mode(_ directory: TemporaryDirectory) -> (name: String, launcher: [String]) {
+  static func mode(_ directory: TemporaryDirectory) async -> (name: String, launcher: [String]) {
     let rlimit = ("rlimit", ["/bin/sh", "-c"])
     if ProcessInfo.processInfo.environment["SEALITE_FULL_DISK"] == "rlimit" { return rlimit }
     let unshare = ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c"]
     let probe = directory.path("probe-mount")
     try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: false)
     defer { try? FileManager.default.removeItem(atPath: probe) }
-    let mounted = try? runProcess(
+    let mounted = try? await runProcess(
       unshare[0],
       Array(unshare.dropFirst()) + ["mount -t tmpfs -o size=64k sealite-probe \"$1\"", "sh", probe])
     return mounted?.status == 0 ? ("tmpfs", unshare) : rlimit

@@ -14,7 +14,7 @@ struct CrashSafetyTests {
     var generator = StressGenerator()
     let directory = TemporaryDirectory()
     let path = directory.path()
-    #expect(try dbkey(["init", path]).status == 0)
+    #expect(try await dbkey(["init", path]).status == 0)
     var lastReturned = 0
     for kill in 0..<kills {
       let writer = try SpawnedProcess(
@@ -37,16 +37,16 @@ struct CrashSafetyTests {
       if mode == "queue" && kill % 2 == 0 {
         // Read-only commands can not roll back a hot journal: they say so, and
         // recover does it.
-        let verify = try dbkey(["verify", path])
+        let verify = try await dbkey(["verify", path])
         if verify.status != 0 {
           #expect(verify.status == 65, "\(verify.stderr)")
           #expect(verify.stderr.contains("interrupted by a crash"), "\(verify.stderr)")
         }
-        let recover = try dbkey(["recover", path])
+        let recover = try await dbkey(["recover", path])
         #expect(recover.status == 0, "\(recover.stderr)")
-        #expect(try dbkey(["verify", path]).status == 0)
+        #expect(try await dbkey(["verify", path]).status == 0)
       }
-      let check = try stressCheck(path)
+      let check = try await stressCheck(path)
       let context = "seed \(generator.seed), kill \(kill): \(check)"
       #expect(check["integrity"] == "ok", "\(context)")
       #expect(check["cipher"] == "ok" || check["cipher"] == "unsupported", "\(context)")
@@ -70,18 +70,18 @@ struct CrashSafetyTests {
     var generator = StressGenerator()
     let directory = TemporaryDirectory()
     let path = directory.path()
-    #expect(try dbkey(["init", path]).status == 0)
+    #expect(try await dbkey(["init", path]).status == 0)
     // A few megabytes of rows, so that a rekey takes long enough to be cut.
     let filler = try SpawnedProcess(sealiteStressPath, ["crash-write", path], input: "")
     filler.kill(afterLine: "committed 1500", delay: .seconds(0))
     _ = await filler.waitForExit()
     #expect(filler.output.contains("committed 1500"), "\(filler.errorOutput)")
-    let before = try stressCheck(path)
+    let before = try await stressCheck(path)
     let checksum = try #require(before["checksum"])
 
     // How long an uninterrupted rekey takes here, to spread the kills over it.
     let started = ContinuousClock.now
-    let first = try dbkey(["rekey", path])
+    let first = try await dbkey(["rekey", path])
     #expect(first.status == 0, "\(first.stderr)")
     let duration = ContinuousClock.now - started
     let microseconds =
@@ -98,7 +98,7 @@ struct CrashSafetyTests {
       let context = "seed \(generator.seed), kill \(kill)"
       let finished = rekey.output.contains { $0.hasPrefix("rekeyed") }
       if kill % 2 == 0 {
-        let recovered = try dbkey(["recover", path])
+        let recovered = try await dbkey(["recover", path])
         #expect(recovered.status == 0, "\(context): \(recovered.stderr)")
         let outcome =
           finished
@@ -108,10 +108,10 @@ struct CrashSafetyTests {
         outcomes[finished ? "finished" : "opened through the keyring", default: 0] += 1
       }
       // sealite-stress opens through the keyring (Configuration.useKeyFromKeyring).
-      let after = try stressCheck(path)
+      let after = try await stressCheck(path)
       #expect(after["checksum"] == checksum, "\(context): \(after)")
       #expect(after["integrity"] == "ok", "\(context): \(after)")
-      #expect(try items(in: directory) == ["db.sqlite|"], "\(context)")
+      #expect(try await items(in: directory) == ["db.sqlite|"], "\(context)")
     }
     if ProcessInfo.processInfo.environment["SEALITE_REKEY_KILLS"] != nil {
       print("rekey kills: \(kills), seed \(generator.seed), rekey \(microseconds) µs, outcomes \(outcomes)")

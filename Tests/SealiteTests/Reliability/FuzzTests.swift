@@ -77,24 +77,50 @@ private final class FuzzRun {
   /// Runs `body` once per iteration with that iteration's generator. A thrown error
   /// fails the iteration; after five failed iterations the run stops.
   func run(_ body: (inout SplitMix64) throws -> Void) {
-    let range = replayIteration.map { $0...$0 } ?? 0...(iterations - 1)
-    for iteration in range {
-      self.iteration = iteration
-      iterationFailed = false
-      var generator = SplitMix64(
-        seed: seed ^ FuzzRun.fnv1a(test) ^ (UInt64(iteration) &* 0xD1B5_4A32_D192_ED03))
-      _ = generator.next()
+    for iteration in iterationRange {
+      var generator = begin(iteration)
       do {
         try body(&generator)
       } catch {
         fail("unexpected error: \(error)")
       }
-      if iterationFailed { failedIterations.append(iteration) }
-      if failedIterations.count >= 5 {
-        Issue.record("\(test): stopped after 5 failed iterations (\(failedIterations))")
-        break
-      }
+      guard end() else { break }
     }
+  }
+
+  /// Runs `body` as ``run(_:)`` does, for iterations that wait for a child process.
+  func runAwaiting(_ body: (inout SplitMix64) async throws -> Void) async {
+    for iteration in iterationRange {
+      var generator = begin(iteration)
+      do {
+        try await body(&generator)
+      } catch {
+        fail("unexpected error: \(error)")
+      }
+      guard end() else { break }
+    }
+  }
+
+  private var iterationRange: ClosedRange<Int> { replayIteration.map { $0...$0 } ?? 0...(iterations - 1) }
+
+  /// Starts `iteration`: its generator.
+  private func begin(_ iteration: Int) -> SplitMix64 {
+    self.iteration = iteration
+    iterationFailed = false
+    var generator = SplitMix64(
+      seed: seed ^ FuzzRun.fnv1a(test) ^ (UInt64(iteration) &* 0xD1B5_4A32_D192_ED03))
+    _ = generator.next()
+    return generator
+  }
+
+  /// Ends the current iteration; false once the run stops.
+  private func end() -> Bool {
+    if iterationFailed { failedIterations.append(iteration) }
+    if failedIterations.count >= 5 {
+      Issue.record("\(test): stopped after 5 failed iterations (\(failedIterations))")
+      return false
+    }
+    return true
   }
 
   /// Records a failure of the current iteration, with how to replay it.
@@ -913,8 +939,10 @@ private let spawnSetSID: Int16 = 0x80
 /// `--passphrase` has none to open), in the sandbox's working directory, with its
 /// environment, `input` on standard input, and every descriptor above 2 closed (a
 /// random `--key-fd` finds nothing of the test process). Killed after `timeout`.
-private func spawnDbkey(_ arguments: [String], input: String, sandbox: DbkeySandbox, timeout: Duration) throws
-  -> DbkeyRun
+/// The task awaits the exit; a thread of its own waits for it, never a
+/// cooperative one (the tests share two of those).
+private func spawnDbkey(_ arguments: [String], input: String, sandbox: DbkeySandbox, timeout: Duration)
+  async throws -> DbkeyRun
 {
   guard let extensions = spawnExtensions else { throw POSIXError(.ENOSYS) }
   let name = UUID().uuidString
@@ -973,18 +1001,26 @@ private func spawnDbkey(_ arguments: [String], input: String, sandbox: DbkeySand
   DispatchQueue.global().asyncAfter(
     deadline: .now() + .milliseconds(Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)),
     execute: killer)
-  var info = siginfo_t()
-  while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 {
-    guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+  let child = pid
+  let waited = await onThreadOfItsOwn {
+    () -> Result<(timedOut: Bool, status: Int32, duration: Duration), POSIXError> in
+    var info = siginfo_t()
+    while waitid(P_PID, id_t(child), &info, WEXITED | WNOWAIT) < 0 {
+      guard errno == EINTR else { return .failure(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)) }
+    }
+    let timedOut = outcome.withLock { outcome in
+      outcome.exited = true
+      return outcome.killed
+    }
+    var status: Int32 = 0
+    while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+    return .success((timedOut, status, clock.now - start))
   }
-  result.timedOut = outcome.withLock { outcome in
-    outcome.exited = true
-    return outcome.killed
-  }
+  // Once `exited` is set the killer does nothing; cancelling it only frees the timer.
   killer.cancel()
-  var status: Int32 = 0
-  while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-  result.duration = clock.now - start
+  let (timedOut, status, duration) = try waited.get()
+  result.timedOut = timedOut
+  result.duration = duration
   let signal = status & 0x7F
   if signal == 0 {
     result.status = (status >> 8) & 0xFF
@@ -1023,8 +1059,8 @@ private struct DbkeyVocabulary {
   var positionalCount: [String: Int] = [:]
   var allOptions: [String] { Array(Set(options.values.joined())).sorted() }
 
-  init(sandbox: DbkeySandbox) throws {
-    let help = try spawnDbkey(["--help"], input: "", sandbox: sandbox, timeout: .seconds(30))
+  init(sandbox: DbkeySandbox) async throws {
+    let help = try await spawnDbkey(["--help"], input: "", sandbox: sandbox, timeout: .seconds(30))
     var inCommands = false
     for line in help.stdout.split(separator: "\n", omittingEmptySubsequences: false) {
       if line == "commands:" {
@@ -1035,8 +1071,10 @@ private struct DbkeyVocabulary {
       }
     }
     for command in commands {
-      let usage = try spawnDbkey([command, "--help"], input: "", sandbox: sandbox, timeout: .seconds(30))
-        .stdout
+      let usage = try await spawnDbkey(
+        [command, "--help"], input: "", sandbox: sandbox, timeout: .seconds(30)
+      )
+      .stdout
       let matches = usage.matches(of: /(--[a-z][a-z-]*)( [A-Z]+\b)?/)
       options[command] = Array(Set(matches.map { String($0.output.1) })).sorted()
       valueOptions.formUnion(matches.filter { $0.output.2 != nil }.map { String($0.output.1) })
@@ -1266,10 +1304,10 @@ struct FuzzTests {
   @Test(
     "random dbkey command lines end with a documented exit code and a one-line message, inside their directory"
   )
-  func dbkeyCommandLines() throws {
+  func dbkeyCommandLines() async throws {
     let run = FuzzRun("dbkey", defaultIterations: 150)
     let sandbox = try DbkeySandbox()
-    let vocabulary = try DbkeyVocabulary(sandbox: sandbox)
+    let vocabulary = try await DbkeyVocabulary(sandbox: sandbox)
     #expect(vocabulary.commands.contains("watch") && vocabulary.options["info"]?.contains("--key-fd") == true)
     let outside = [
       FileManager.default.currentDirectoryPath, FileManager.default.temporaryDirectory.path,
@@ -1281,10 +1319,11 @@ struct FuzzTests {
     var slowest = Duration.zero
     let clock = ContinuousClock()
     let start = clock.now
-    run.run { random in
+    await run.runAwaiting { random in
       let line = randomCommandLine(&random, vocabulary: vocabulary, sandbox: sandbox)
       pathNames.formUnion(line.pathNames)
-      let result = try spawnDbkey(line.arguments, input: line.input, sandbox: sandbox, timeout: .seconds(10))
+      let result = try await spawnDbkey(
+        line.arguments, input: line.input, sandbox: sandbox, timeout: .seconds(10))
       slowest = max(slowest, result.duration)
       let shown = "dbkey \(line.arguments.map { String(reflecting: $0) }.joined(separator: " "))"
       guard !result.timedOut else { return run.fail("\(shown): killed after 10 s") }
@@ -1402,23 +1441,23 @@ struct FuzzFindingsTests {
 
   @Test(
     "dbkey: a directory is not a database (65), migrate of a missing file is 66, messages stay on one line")
-  func dbkeyFindings() throws {
+  func dbkeyFindings() async throws {
     let sandbox = try DbkeySandbox()
-    func run(_ arguments: [String], input: String = "") throws -> DbkeyRun {
-      try spawnDbkey(arguments, input: input, sandbox: sandbox, timeout: .seconds(30))
+    func run(_ arguments: [String], input: String = "") async throws -> DbkeyRun {
+      try await spawnDbkey(arguments, input: input, sandbox: sandbox, timeout: .seconds(30))
     }
     let passphrase = sandbox.passphrase + "\n"
     for command in ["info", "verify", "migrate", "watch"] {
-      let result = try run([command, "dir", "--passphrase-fd", "0"], input: passphrase)
+      let result = try await run([command, "dir", "--passphrase-fd", "0"], input: passphrase)
       #expect(result.status == 65, "\(command): \(result.stderr)")
       #expect(result.stderr == "dbkey: dir is a directory, not a database file\n", "\(command)")
     }
     // migrate copied a directory into itself as its "backup".
-    #expect(try run(["migrate", "dir/", "--passphrase-fd", "0"], input: passphrase).status == 65)
+    #expect(try await run(["migrate", "dir/", "--passphrase-fd", "0"], input: passphrase).status == 65)
     #expect(entries(sandbox.work + "/dir").isEmpty)
-    let missing = try run(["migrate", "missing.sqlite", "--passphrase-fd", "0"], input: passphrase)
+    let missing = try await run(["migrate", "missing.sqlite", "--passphrase-fd", "0"], input: passphrase)
     #expect(missing.status == 66 && missing.stderr == "dbkey: no database file at missing.sqlite\n")
-    let odd = try run(["in\nfo\u{1B}[2J\u{2028}"])
+    let odd = try await run(["in\nfo\u{1B}[2J\u{2028}"])
     #expect(odd.status == 64)
     #expect(odd.stderr == "dbkey: unknown command in\\nfo\\u{1B}[2J\\u{2028} (dbkey --help lists them)\n")
   }

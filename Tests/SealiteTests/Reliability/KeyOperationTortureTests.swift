@@ -13,11 +13,11 @@ private let rawKeyLine = String(repeating: "42", count: 32) + "\n"
 
 /// A database keyed with the raw key 0x42…, `rows` rows of 2 KB, in `format`
 /// (nil: the linked SQLCipher's), its key stored in the keyring.
-private func makeKeyedDatabase(_ path: String, rows: Int, seed: String, format: Int? = nil) throws {
+private func makeKeyedDatabase(_ path: String, rows: Int, seed: String, format: Int? = nil) async throws {
   var config = rawKeyConfiguration()
   config.cipher.compatibility = format
   let dbQueue = try DatabaseQueue(path: path, configuration: config)
-  try dbQueue.write { db in
+  try await dbQueue.write { db in
     try db.execute(sql: "CREATE TABLE IF NOT EXISTS t (x)")
     for index in 0..<rows {
       try db.execute(
@@ -26,7 +26,7 @@ private func makeKeyedDatabase(_ path: String, rows: Int, seed: String, format: 
     }
   }
   try dbQueue.close()
-  let stored = try dbkey(["keyring", "store", path, "--key-fd", "0", "--force"], input: rawKeyLine)
+  let stored = try await dbkey(["keyring", "store", path, "--key-fd", "0", "--force"], input: rawKeyLine)
   #expect(stored.status == 0, "\(stored.stderr)")
 }
 
@@ -65,26 +65,26 @@ private struct TorturedOperation {
   /// The files the directory holds between runs (the target may come and go).
   let files: Set<String>
   /// Sets up what a run needs (called before each run).
-  let reset: () throws -> Void
+  let reset: () async throws -> Void
   let arguments: [String]
   /// The checksums the target may hold: its contents before, and after.
   let contents: () throws -> Set<String>
   /// True if the target may be absent (init, interrupted before its rename).
   var targetMayBeAbsent = false
   /// What must then work at the first try (a migration after an interrupted one).
-  var followUp: ((String) throws -> Void)?
+  var followUp: ((String) async throws -> Void)?
 }
 
 @Suite("Reliability: key operations killed, interrupted and raced")
 struct KeyOperationTortureTests {
   /// The operations: each gets a directory of its own.
-  private func operations() throws -> [TorturedOperation] {
+  private func operations() async throws -> [TorturedOperation] {
     var result: [TorturedOperation] = []
 
     let rekeyDirectory = TemporaryDirectory("tortureRekey")
     let rekeyed = rekeyDirectory.path("db.sqlite")
-    try makeKeyedDatabase(rekeyed, rows: 1500, seed: "rekey")
-    let rekeyChecksum = try #require(stressCheck(rekeyed)["checksum"])
+    try await makeKeyedDatabase(rekeyed, rows: 1500, seed: "rekey")
+    let rekeyChecksum = try #require(await stressCheck(rekeyed)["checksum"])
     result.append(
       TorturedOperation(
         name: "rekey", directory: rekeyDirectory, target: rekeyed, files: ["db.sqlite"], reset: {},
@@ -96,11 +96,11 @@ struct KeyOperationTortureTests {
     let oldPlain = importDirectory.path("old-plain.sqlite")
     try makePlainDatabase(oldPlain, rows: 30, seed: "old")
     let imported = importDirectory.path("out.sqlite")
-    #expect(try dbkey(["import", oldPlain, imported]).status == 0)
-    let oldImport = try #require(stressCheck(imported)["checksum"])
+    #expect(try await dbkey(["import", oldPlain, imported]).status == 0)
+    let oldImport = try #require(await stressCheck(imported)["checksum"])
     let reference = importDirectory.path("reference.sqlite")
-    #expect(try dbkey(["import", plain, reference]).status == 0)
-    let newImport = try #require(stressCheck(reference)["checksum"])
+    #expect(try await dbkey(["import", plain, reference]).status == 0)
+    let newImport = try #require(await stressCheck(reference)["checksum"])
     result.append(
       TorturedOperation(
         name: "import --force", directory: importDirectory, target: imported,
@@ -109,13 +109,13 @@ struct KeyOperationTortureTests {
 
     let exportDirectory = TemporaryDirectory("tortureExport")
     let source = exportDirectory.path("src.sqlite")
-    try makeKeyedDatabase(source, rows: 1500, seed: "source")
-    let sourceChecksum = try #require(stressCheck(source)["checksum"])
+    try await makeKeyedDatabase(source, rows: 1500, seed: "source")
+    let sourceChecksum = try #require(await stressCheck(source)["checksum"])
     let other = exportDirectory.path("other.sqlite")
-    try makeKeyedDatabase(other, rows: 30, seed: "other")
+    try await makeKeyedDatabase(other, rows: 30, seed: "other")
     let exported = exportDirectory.path("out.sqlite")
-    #expect(try dbkey(["export", other, exported, "--new-key"]).status == 0)
-    let oldExport = try #require(stressCheck(exported)["checksum"])
+    #expect(try await dbkey(["export", other, exported, "--new-key"]).status == 0)
+    let oldExport = try #require(await stressCheck(exported)["checksum"])
     result.append(
       TorturedOperation(
         name: "export --force --new-key", directory: exportDirectory, target: exported,
@@ -129,7 +129,7 @@ struct KeyOperationTortureTests {
       name: "init", directory: initDirectory, target: created, files: ["new.sqlite"],
       reset: {
         guard FileManager.default.fileExists(atPath: created) else { return }
-        #expect(try dbkey(["keyring", "forget", created, "--force"]).status == 0)
+        #expect(try await dbkey(["keyring", "forget", created, "--force"]).status == 0)
         try FileManager.default.removeItem(atPath: created)
       },
       arguments: ["init", created], contents: { [] })
@@ -146,14 +146,14 @@ struct KeyOperationTortureTests {
           for name in migrateDirectory.fileNames() {
             try? FileManager.default.removeItem(atPath: migrateDirectory.path(name))
           }
-          try makeKeyedDatabase(migrated, rows: 1500, seed: "migrate", format: 3)
+          try await makeKeyedDatabase(migrated, rows: 1500, seed: "migrate", format: 3)
         },
         arguments: ["migrate", migrated], contents: { [] })
       // Whatever the interrupted one did, the next migration works at once.
       migrate.followUp = { context in
-        let again = try dbkey(["migrate", migrated])
+        let again = try await dbkey(["migrate", migrated])
         #expect(again.status == 0, "\(context): \(again.stderr)")
-        let info = try dbkey(["info", migrated, "--json"])
+        let info = try await dbkey(["info", migrated, "--json"])
         #expect(info.stdout.contains("\"cipherFormat\":4"), "\(context): \(info.stdout)\(info.stderr)")
       }
       result.append(migrate)
@@ -168,11 +168,11 @@ struct KeyOperationTortureTests {
     let count = stressCount("SEALITE_KEY_TORTURE", short: 2)
     var generator = StressGenerator()
     var report: [String] = []
-    for operation in try operations() {
+    for operation in try await operations() {
       // How long a run takes here, to spread the signals over it.
-      try operation.reset()
+      try await operation.reset()
       let started = ContinuousClock.now
-      let first = try dbkey(operation.arguments)
+      let first = try await dbkey(operation.arguments)
       #expect(first.status == 0, "\(operation.name): \(first.stderr)")
       let elapsed = ContinuousClock.now - started
       let microseconds = max(
@@ -182,8 +182,8 @@ struct KeyOperationTortureTests {
       for ending in Ending.allCases {
         for run in 0..<count {
           let context = "\(operation.name), \(ending.rawValue) \(run), seed \(generator.seed)"
-          try operation.reset()
-          let before = try state(of: operation)
+          try await operation.reset()
+          let before = try await state(of: operation)
           let process = try SpawnedProcess(dbkeyPath, operation.arguments, input: "")
           let signal = ending == .sigkill ? SIGKILL : SIGINT
           let delay = generator.next(below: microseconds)
@@ -197,7 +197,7 @@ struct KeyOperationTortureTests {
             #expect(status == 0 || status == 130 || status == SIGINT, "\(context): \(process.errorOutput)")
             if status == 130 {
               #expect(process.errorOutput.contains("interrupted"), "\(context): \(process.errorOutput)")
-              let after = try state(of: operation)
+              let after = try await state(of: operation)
               #expect(
                 after == before,
                 "\(context): an interrupted run changed something: \(before) → \(after); \(process.errorOutput)"
@@ -207,12 +207,12 @@ struct KeyOperationTortureTests {
             #expect(status == 0 || status == SIGKILL, "\(context): \(process.errorOutput)")
           }
           if !finished {
-            let recovered = try dbkey(["recover", operation.target])
+            let recovered = try await dbkey(["recover", operation.target])
             let absentAllowed = operation.targetMayBeAbsent && recovered.status == 66
             #expect(recovered.status == 0 || absentAllowed, "\(context): \(recovered.stderr)")
           }
-          try checkInvariants(operation, context: context)
-          try operation.followUp?(context)
+          try await checkInvariants(operation, context: context)
+          try await operation.followUp?(context)
         }
       }
       report.append(
@@ -224,30 +224,30 @@ struct KeyOperationTortureTests {
   }
 
   /// The target's bytes, the keyring items and the files of the directory.
-  private func state(of operation: TorturedOperation) throws -> [String] {
+  private func state(of operation: TorturedOperation) async throws -> [String] {
     let bytes = fileBytes(operation.target).map { String($0.hashValue) } ?? "absent"
-    return [bytes] + (try items(in: operation.directory)) + operation.directory.fileNames()
+    return [bytes] + (try await items(in: operation.directory)) + operation.directory.fileNames()
   }
 
   /// No key lost (the target opens through the keyring, with contents from
   /// before or after), no leftover (only the expected files, one stored key
   /// per keyed file, no pending key).
-  private func checkInvariants(_ operation: TorturedOperation, context: String) throws {
+  private func checkInvariants(_ operation: TorturedOperation, context: String) async throws {
     let names = operation.directory.fileNames()
     #expect(leftovers(operation.directory, expected: operation.files).isEmpty, "\(context): \(names)")
     let targetName = URL(fileURLWithPath: operation.target).lastPathComponent
     let keyed = names.filter { $0.hasSuffix(".sqlite") && !$0.contains("plain") }
-    #expect(try items(in: operation.directory) == keyed.map { $0 + "|" }.sorted(), "\(context)")
+    #expect(try await items(in: operation.directory) == keyed.map { $0 + "|" }.sorted(), "\(context)")
     guard names.contains(targetName) else {
       #expect(operation.targetMayBeAbsent, "\(context): \(targetName) is gone")
       return
     }
     // The keyring's key opens it (verify reads every page, in any format).
-    let verify = try dbkey(["verify", operation.target])
+    let verify = try await dbkey(["verify", operation.target])
     #expect(verify.status == 0, "\(context): \(verify.stdout)\(verify.stderr)")
     let expected = try operation.contents()
     if !expected.isEmpty {
-      let check = try stressCheck(operation.target)
+      let check = try await stressCheck(operation.target)
       #expect(check["checksum"].map(expected.contains) == true, "\(context): \(check)")
     }
   }
@@ -258,8 +258,8 @@ struct KeyOperationTortureTests {
     var generator = StressGenerator()
     let directory = TemporaryDirectory("keyRaces")
     let path = directory.path("db.sqlite")
-    try makeKeyedDatabase(path, rows: 500, seed: "race")
-    let checksum = try #require(stressCheck(path)["checksum"])
+    try await makeKeyedDatabase(path, rows: 500, seed: "race")
+    let checksum = try #require(await stressCheck(path)["checksum"])
     // What the other command may end with, next to a rekey that changes the key under it.
     let others: [(arguments: [String], allowed: Set<Int32>)] = [
       (["rekey", path], [0]), (["info", path], [0]), (["verify", path], [0]), (["init", path], [73]),
@@ -278,12 +278,12 @@ struct KeyOperationTortureTests {
           "\(other.arguments[0]): rekey \(rekeyStatus ?? -1), other \(racerStatus ?? -1)", default: 0] += 1
         #expect(rekeyStatus == 0, "\(context): rekey: \(rekey.errorOutput)")
         #expect(racerStatus.map(other.allowed.contains) == true, "\(context): \(racer.errorOutput)")
-        let recovered = try dbkey(["recover", path])
+        let recovered = try await dbkey(["recover", path])
         #expect(
           recovered.status == 0 && recovered.stdout.contains("nothing to recover"),
           "\(context): \(recovered.stdout)\(recovered.stderr)")
-        #expect(try stressCheck(path)["checksum"] == checksum, "\(context)")
-        #expect(try items(in: directory) == ["db.sqlite|"], "\(context)")
+        #expect(try await stressCheck(path)["checksum"] == checksum, "\(context)")
+        #expect(try await items(in: directory) == ["db.sqlite|"], "\(context)")
         #expect(directory.fileNames() == ["db.sqlite"], "\(context)")
       }
     }
@@ -304,9 +304,9 @@ struct KeyOperationTortureTests {
       #expect(
         statuses.sorted { ($0 ?? -1) < ($1 ?? -1) } == [0, 73],
         "run \(run): \(first.errorOutput)\(second.errorOutput)")
-      #expect(try dbkey(["verify", path]).status == 0, "run \(run)")
+      #expect(try await dbkey(["verify", path]).status == 0, "run \(run)")
     }
-    #expect(try items(in: directory) == (0..<count).map { "db\($0).sqlite|" }.sorted())
+    #expect(try await items(in: directory) == (0..<count).map { "db\($0).sqlite|" }.sorted())
     #expect(directory.fileNames() == (0..<count).map { "db\($0).sqlite" }.sorted())
   }
 }

@@ -13,9 +13,9 @@ struct MultiProcessLoadTests {
     let directory = TemporaryDirectory()
     let path = directory.path()
     // The key is made and kept by the keyring; no process ever sees it elsewhere.
-    let created = try dbkey(["init", path])
+    let created = try await dbkey(["init", path])
     #expect(created.status == 0, "\(created.stderr)")
-    let setup = try runProcess(
+    let setup = try await runProcess(
       sealiteStressPath, ["bank-setup", path, "--accounts", "20", "--balance", "1000"], input: "")
     #expect(setup.status == 0, "\(setup.stderr)")
     #expect(setup.stdout.contains("total 20000"))
@@ -44,7 +44,7 @@ struct MultiProcessLoadTests {
       #expect(reader.value("final-transfers") == total)
       #expect(reader.value("total") == 20000)
     }
-    let check = try stressCheck(path)
+    let check = try await stressCheck(path)
     #expect(check["integrity"] == "ok")
   }
 }

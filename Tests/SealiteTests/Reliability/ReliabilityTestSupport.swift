@@ -17,8 +17,8 @@ func stressCount(_ variable: String, short: Int) -> Int {
 
 /// `sealite-stress check PATH`: the integrity of the database, opened with the
 /// key from the keyring, as name → value.
-func stressCheck(_ path: String) throws -> [String: String] {
-  let result = try runProcess(sealiteStressPath, ["check", path], input: "")
+func stressCheck(_ path: String) async throws -> [String: String] {
+  let result = try await runProcess(sealiteStressPath, ["check", path], input: "")
   #expect(result.status == 0, "\(result.stderr)")
   var values: [String: String] = [:]
   for line in result.stdout.split(separator: "\n") {

@@ -164,8 +164,8 @@ private func flipByte(atPath path: String, offset: Int) throws {
 }
 
 /// `dbkey verify COPY --key-fd 0`, the key on standard input.
-private func verify(_ path: String) throws -> (status: Int32, stdout: String, stderr: String) {
-  let result = try dbkey(["verify", path, "--key-fd", "0"], input: tamperKeyHex + "\n")
+private func verify(_ path: String) async throws -> (status: Int32, stdout: String, stderr: String) {
+  let result = try await dbkey(["verify", path, "--key-fd", "0"], input: tamperKeyHex + "\n")
   #expect(!result.stdout.contains(tamperKeyHex) && !result.stderr.contains(tamperKeyHex))
   return result
 }
@@ -224,7 +224,7 @@ private struct MainFileFixture {
 
   /// Flips the byte at `offset` in a fresh copy, then checks what verify and
   /// reads make of it. `authenticated`: false for SQLCipher 3's page padding.
-  func check(page: Int, offset: Int, authenticated: Bool, counts: inout TamperCounts) throws {
+  func check(page: Int, offset: Int, authenticated: Bool, counts: inout TamperCounts) async throws {
     let path = directory.path("copy.sqlite")
     try original.write(to: URL(fileURLWithPath: path))
     try flipByte(atPath: path, offset: offset)
@@ -245,7 +245,7 @@ private struct MainFileFixture {
         [.SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_ERROR].contains(error.resultCode), "\(place): \(error)")
       #expect(error.message?.isEmpty == false, "\(place): \(error)")
     }
-    let verification = try verify(path)
+    let verification = try await verify(path)
     #expect(fileBytes(path) == tampered, "\(place): reading or verifying changed the file")
     guard authenticated else {
       // Padding SQLCipher 3 neither reads nor authenticates.
@@ -366,7 +366,7 @@ private struct WALFixture {
   /// `dbkey verify` reports it when committed frames follow it; when it is
   /// the log's last frame, it is what a crash while writing that frame
   /// leaves, and verify can not tell it apart.
-  func checkPlainFlip(frame: Int, offset: Int, counts: inout TamperCounts) throws {
+  func checkPlainFlip(frame: Int, offset: Int, counts: inout TamperCounts) async throws {
     let path = try makeCopy()
     try flipByte(atPath: path + "-wal", offset: frameDataOffset(frame) + offset)
     let tamperedWAL = try #require(fileBytes(path + "-wal"))
@@ -387,7 +387,7 @@ private struct WALFixture {
       }
     }
     if allEarlier { counts.readEarlierCommit += 1 }
-    let verification = try verify(path)
+    let verification = try await verify(path)
     #expect(fileBytes(path) == database && fileBytes(path + "-wal") == tamperedWAL, "\(place): changed")
     if frame < commitFrames.last! {
       #expect(verification.status == 76, "\(place): \(verification.stdout)\(verification.stderr)")
@@ -407,7 +407,8 @@ private struct WALFixture {
   /// A frame that a later frame of the same page supersedes is never read,
   /// nor is SQLCipher 3's page padding (`authenticated` false); page 1's salt
   /// is not read either, and verify reports it.
-  func checkForgedFlip(frame: Int, offset: Int, authenticated: Bool = true, counts: inout TamperCounts) throws
+  func checkForgedFlip(frame: Int, offset: Int, authenticated: Bool = true, counts: inout TamperCounts)
+    async throws
   {
     let path = try makeCopy()
     var bytes = [UInt8](wal)
@@ -426,7 +427,7 @@ private struct WALFixture {
         #expect(same, "\(place): \(sql) returned other rows than were committed")
       }
     }
-    let verification = try verify(path)
+    let verification = try await verify(path)
     #expect(fileBytes(path + "-wal") == Data(bytes), "\(place): changed")
     let detected = report.detected
     if framePages[frame] == 1 && offset < 16 {
@@ -492,14 +493,14 @@ private struct WALFixture {
 @Suite("Tampering with pages and WAL frames is reported, never read as data")
 struct TamperDetectionTests {
   @Test("a flipped byte in any page fails dbkey verify, naming the page, and every read that meets it")
-  func everyPage() throws {
+  func everyPage() async throws {
     let fixture = try MainFileFixture(pages: 16)
     #expect(fixture.pageCount >= 16)
     var counts = TamperCounts()
     for page in 1...fixture.pageCount {
       // Inside the encrypted body: past page 1's salt.
       let offset = (page - 1) * fixture.pageSize + (page == 1 ? 16 : 0) + 100
-      try fixture.check(page: page, offset: offset, authenticated: true, counts: &counts)
+      try await fixture.check(page: page, offset: offset, authenticated: true, counts: &counts)
     }
     print("tamper: database file of \(fixture.pageCount) pages: \(counts)")
     #expect(counts.tried == fixture.pageCount)
@@ -511,7 +512,7 @@ struct TamperDetectionTests {
   }
 
   @Test("a tampered last page of a long value is an error in every transaction that reads it, never zeros")
-  func lastOverflowPage() throws {
+  func lastOverflowPage() async throws {
     // SQLCipher hands over a page that fails authentication as zeros and fails
     // only the next page read: a value whose overflow chain ends on the page
     // read as zeros when nothing else was read after it.
@@ -520,7 +521,7 @@ struct TamperDetectionTests {
     var generator = SeededGenerator(state: 3)
     let value = Data((0..<5000).map { _ in UInt8.random(in: 0...255, using: &generator) })
     let queue = try DatabaseQueue(path: path, configuration: tamperConfiguration())
-    try queue.write { db in
+    try await queue.write { db in
       try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)")
       try db.execute(sql: "INSERT INTO t (id, body) VALUES (1, ?)", arguments: [value])
     }
@@ -532,7 +533,7 @@ struct TamperDetectionTests {
     #expect(pageCount >= 3 && pageCount <= 2 + 5000 / (pageSize / 2))
     let sql = "SELECT body FROM t WHERE id = 1"
     #expect(
-      try DatabaseQueue(path: path, configuration: tamperConfiguration()).read { db in
+      try await DatabaseQueue(path: path, configuration: tamperConfiguration()).read { db in
         try Data.fetchOne(db, sql: sql)
       } == value)
     try flipByte(atPath: path, offset: (pageCount - 1) * pageSize + 100)
@@ -574,7 +575,7 @@ struct TamperDetectionTests {
         #expect(error.message?.contains("failed authentication") == true, "\(name): \(error)")
       }
     }
-    let verification = try verify(path)
+    let verification = try await verify(path)
     #expect(verification.status == 76, "\(verification.stdout)")
     if sqlcipherMajorVersion >= 4 {
       #expect(verification.stdout.contains("tampered page: \(pageCount)"), "\(verification.stdout)")
@@ -582,11 +583,11 @@ struct TamperDetectionTests {
   }
 
   @Test("a flipped byte in page 1's salt is a key error at open, in the library and in verify")
-  func salt() throws {
+  func salt() async throws {
     let fixture = try MainFileFixture(pages: 8)
     var counts = TamperCounts()
     for offset in [0, 5, 15] {
-      try fixture.check(page: 1, offset: offset, authenticated: true, counts: &counts)
+      try await fixture.check(page: 1, offset: offset, authenticated: true, counts: &counts)
     }
     #expect(counts.detectedByReads == 3 && counts.detectedByVerify == 3, "\(counts)")
   }
@@ -594,7 +595,7 @@ struct TamperDetectionTests {
   @Test(
     "a flipped byte in a WAL frame: reads show the last commit before it, exactly; verify reports lost commits"
   )
-  func walFrames() throws {
+  func walFrames() async throws {
     let fixture = try WALFixture(pages: 8, commits: 4)
     var counts = TamperCounts()
     let commits = fixture.commitFrames
@@ -602,7 +603,7 @@ struct TamperDetectionTests {
     // commit (the last frame of the log: what a crash leaves), and one between.
     let frames = Set([0, commits[0] + 1, commits[commits.count - 2] + 1, commits.last!])
     for frame in frames.sorted() {
-      try fixture.checkPlainFlip(frame: frame, offset: 100, counts: &counts)
+      try await fixture.checkPlainFlip(frame: frame, offset: 100, counts: &counts)
     }
     print("tamper: WAL of \(fixture.frameCount) frames, checksums kept: \(counts)")
     #expect(counts.detectedByVerify == frames.count - 1 && counts.undetectable == 1, "\(counts)")
@@ -610,19 +611,19 @@ struct TamperDetectionTests {
   }
 
   @Test("a flipped byte in a WAL frame with forged checksums fails page authentication when read, and verify")
-  func forgedWALFrames() throws {
+  func forgedWALFrames() async throws {
     let fixture = try WALFixture(pages: 8, commits: 4)
     var counts = TamperCounts()
     // The last frame of each page: the ones SQLite reads.
     let frames = (0..<fixture.frameCount).filter { !fixture.isSuperseded($0) }
     #expect(frames.count >= 3)
     for frame in frames.prefix(4) {
-      try fixture.checkForgedFlip(frame: frame, offset: 100, counts: &counts)
+      try await fixture.checkForgedFlip(frame: frame, offset: 100, counts: &counts)
     }
     #expect(counts.detectedByReads == counts.tried && counts.detectedByVerify == counts.tried, "\(counts)")
     // A superseded frame is never read: the latest data is intact.
     if let superseded = (0..<fixture.frameCount).first(where: { fixture.isSuperseded($0) }) {
-      try fixture.checkForgedFlip(frame: superseded, offset: 100, counts: &counts)
+      try await fixture.checkForgedFlip(frame: superseded, offset: 100, counts: &counts)
     }
     print("tamper: WAL of \(fixture.frameCount) frames, checksums forged: \(counts)")
   }
@@ -635,7 +636,7 @@ struct TamperDetectionTests {
   @Test(
     "long version: every page and every WAL frame at several offsets (SEALITE_TAMPER_PAGES=N)",
     .enabled(if: longVersionPages != nil))
-  func longVersion() throws {
+  func longVersion() async throws {
     let pages = try #require(Self.longVersionPages)
     var generator = SeededGenerator(state: UInt64(pages))
     let fixture = try MainFileFixture(pages: pages)
@@ -648,7 +649,7 @@ struct TamperDetectionTests {
       var offsets = [0, size / 2, size - 1, Int.random(in: 0..<size, using: &generator)]
       if page == 1 { offsets.append(16) }
       for offset in offsets {
-        try fixture.check(
+        try await fixture.check(
           page: page, offset: start + offset, authenticated: offset < size - unauthenticatedTailSize,
           counts: &main)
       }
@@ -660,8 +661,8 @@ struct TamperDetectionTests {
     var forged = TamperCounts()
     for frame in 0..<wal.frameCount {
       for offset in [0, size / 2, size - 1, Int.random(in: 0..<size, using: &generator)] {
-        try wal.checkPlainFlip(frame: frame, offset: offset, counts: &plain)
-        try wal.checkForgedFlip(
+        try await wal.checkPlainFlip(frame: frame, offset: offset, counts: &plain)
+        try await wal.checkForgedFlip(
           frame: frame, offset: offset, authenticated: offset < size - unauthenticatedTailSize,
           counts: &forged)
       }
