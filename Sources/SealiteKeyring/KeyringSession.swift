@@ -60,13 +60,58 @@ extension Keyring {
     }
 
     /// The collection's Sealite items whose attributes include `attributes`, locked or not.
+    ///
+    /// libsecret's own search lists the matching paths, then loads every item, and fails
+    /// as a whole when another program deleted one in between: with programs that store
+    /// and forget keys all the time, a listing of the whole collection then rarely
+    /// succeeds. Here an item that vanished makes only the paths search run again (it
+    /// is cheap): an item the new search still lists (replaced under the same path) is
+    /// loaded again, one it no longer lists is gone, and items loaded already are kept.
     func search(_ attributes: [String: String]) throws -> [ObjectRef<SecretItem>] {
       let table = AttributeTable(attributes)
-      let list = try withGError(collection: label) {
-        secret_collection_search_sync(
-          collection.pointer, schema.schema, table.table, SECRET_SEARCH_ALL, nil, $0)
+      var loaded: [String: ObjectRef<SecretItem>] = [:]
+      for _ in 0..<Self.searchRounds {
+        let paths = try itemPaths(matching: table)
+        var missing = false
+        for path in paths where loaded[path] == nil {
+          do {
+            loaded[path] = try item(at: path)
+          } catch is VanishedObject {
+            missing = true
+          }
+        }
+        if !missing { return paths.compactMap { loaded[$0] } }
       }
-      return takeObjectList(list, as: SecretItem.self)
+      // Still changing after every round: the whole operation starts over
+      // (`Keyring.serialized`), then fails with this message.
+      throw VanishedObject(message: "the items of \(label) kept changing while they were listed")
+    }
+
+    /// How many times one search reads the paths again while items vanish under it.
+    private static let searchRounds = 20
+
+    /// The D-Bus paths of the matching items, without loading any.
+    private func itemPaths(matching table: AttributeTable) throws -> [String] {
+      let paths = try withGError(collection: label) {
+        secret_collection_search_for_dbus_paths_sync(collection.pointer, schema.schema, table.table, nil, $0)
+      }
+      defer { g_strfreev(paths) }
+      var result: [String] = []
+      var index = 0
+      while let path = paths?[index] {
+        result.append(String(cString: path))
+        index += 1
+      }
+      return result
+    }
+
+    /// The item at `path`; throws `VanishedObject` if it was deleted meanwhile.
+    private func item(at path: String) throws -> ObjectRef<SecretItem> {
+      let item = try withGError(collection: label) {
+        secret_item_new_for_dbus_path_sync(service.pointer, path, SECRET_ITEM_NONE, nil, $0)
+      }
+      guard let item else { throw VanishedObject(message: "no such secret item at path \(path)") }
+      return ObjectRef(owning: item)
     }
 
     /// The items holding the key of `database`, all unlocked; throws `itemNotFound` or
