@@ -32,8 +32,9 @@ private let countT: @Sendable (Database) throws -> Int = { db in try Table("t").
 
 extension ObservationTests {
   /// The values an observation delivers for a given series of commits, on
-  /// each backend and scheduling GRDB's tests use.
-  @Suite("ValueObservation sequences")
+  /// each backend and scheduling GRDB's tests use. Serialized: its 200
+  /// cases at once would starve the other observation tests of threads.
+  @Suite("ValueObservation sequences", .serialized)
   struct ValueObservationSequenceTests {
     @Test(
       "a count gives the initial value, then one value per commit, also for an update that changes nothing",
