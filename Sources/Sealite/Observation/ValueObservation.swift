@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Tracks a value fetched from the database, and delivers it again each time
 /// a transaction changes what the fetch read.
@@ -44,11 +45,10 @@ enum ValueObservationTracking: Sendable {
 
 /// The callbacks of ``ValueObservation/handleEvents(willStart:willFetch:willTrackRegion:databaseDidChange:didReceiveValue:didFail:didCancel:)``.
 struct ValueObservationEvents: Sendable {
+  // `willFetch` and `didReceiveValue` live in a ``ValueReducers/Trace`` reducer.
   var willStart: [@Sendable () -> Void] = []
-  var willFetch: [@Sendable () -> Void] = []
   var willTrackRegion: [@Sendable (DatabaseRegion) -> Void] = []
   var databaseDidChange: [@Sendable () -> Void] = []
-  var didReceiveValue: [@Sendable (Any) -> Void] = []
   var didFail: [@Sendable (any Error) -> Void] = []
   var didCancel: [@Sendable () -> Void] = []
 }
@@ -116,7 +116,11 @@ extension ValueObservation {
   }
 
   /// Runs callbacks at each step of the observation's life (for logging and
-  /// debugging). Callbacks run on the threads where the steps happen.
+  /// debugging). Callbacks run on the threads where the steps happen:
+  /// `willFetch` and `didReceiveValue` right before and after each fetch (a
+  /// value is received when it is fetched, before it is scheduled for
+  /// `onChange`), at the level of the chain of `map` and `removeDuplicates`
+  /// where `handleEvents` is called.
   public func handleEvents(
     willStart: (@Sendable () -> Void)? = nil,
     willFetch: (@Sendable () -> Void)? = nil,
@@ -125,36 +129,27 @@ extension ValueObservation {
     didReceiveValue: (@Sendable (Reducer.Value) -> Void)? = nil,
     didFail: (@Sendable (any Error) -> Void)? = nil,
     didCancel: (@Sendable () -> Void)? = nil
-  ) -> Self {
-    var observation = self
+  ) -> ValueObservation<ValueReducers.Trace<Reducer>> {
+    var observation = with(
+      reducer: ValueReducers.Trace(
+        base: reducer, willFetch: willFetch ?? {}, didReceiveValue: didReceiveValue ?? { _ in }))
     if let willStart { observation.events.willStart.append(willStart) }
-    if let willFetch { observation.events.willFetch.append(willFetch) }
     if let willTrackRegion { observation.events.willTrackRegion.append(willTrackRegion) }
     if let databaseDidChange { observation.events.databaseDidChange.append(databaseDidChange) }
-    if let didReceiveValue {
-      observation.events.didReceiveValue.append { value in
-        if let value = value as? Reducer.Value { didReceiveValue(value) }
-      }
-    }
     if let didFail { observation.events.didFail.append(didFail) }
     if let didCancel { observation.events.didCancel.append(didCancel) }
     return observation
   }
 
-  /// Prints the observation's events, each line starting with `prefix`, to
-  /// `stream` or the standard output.
-  public func print(_ prefix: String = "", to stream: (any TextOutputStream & Sendable)? = nil) -> Self {
-    let output = Locked<(any TextOutputStream & Sendable)?>(stream)
+  /// Prints the observation's events, each message starting with `prefix`,
+  /// to `stream` (one `write` per event, without a line feed) or the standard
+  /// output (one line per event).
+  public func print(_ prefix: String = "", to stream: sending (any TextOutputStream)? = nil)
+    -> ValueObservation<ValueReducers.Trace<Reducer>>
+  {
+    let output = EventOutput(stream)
     let header = prefix.isEmpty ? "" : "\(prefix): "
-    let write: @Sendable (String) -> Void = { message in
-      output.withLock { stream in
-        if stream != nil {
-          stream!.write(header + message + "\n")
-        } else {
-          Swift.print(header + message)
-        }
-      }
-    }
+    let write: @Sendable (String) -> Void = { message in output.write(header + message) }
     return handleEvents(
       willStart: { write("start") },
       willFetch: { write("fetch") },
@@ -217,6 +212,26 @@ extension ValueObservation {
   ) -> AsyncValueObservation<Reducer.Value> {
     AsyncValueObservation(bufferingPolicy: bufferingPolicy) { onError, onChange in
       start(in: reader, scheduling: scheduler, onError: onError, onChange: onChange)
+    }
+  }
+}
+
+/// Where ``ValueObservation/print(_:to:)`` writes: the stream it was given
+/// (sent to it, so only this mutex reaches it), or the standard output.
+private final class EventOutput: Sendable {
+  private let stream: Mutex<(any TextOutputStream)?>
+
+  init(_ stream: sending (any TextOutputStream)?) {
+    self.stream = Mutex(stream)
+  }
+
+  func write(_ message: String) {
+    stream.withLock { stream in
+      if stream != nil {
+        stream!.write(message)
+      } else {
+        Swift.print(message)
+      }
     }
   }
 }

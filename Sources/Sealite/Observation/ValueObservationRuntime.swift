@@ -20,13 +20,24 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     /// True while every change since the last fetch came from other processes:
     /// an equal value is then not delivered again.
     var pendingChangesAreExternal = true
+    /// `pendingChangesAreExternal` when the running fetch began (changes
+    /// during the fetch are for the next one).
+    var fetchedChangesAreExternal = false
+    /// True while a fetch runs on the writer connection.
+    var fetchIsOnWriter = false
     var isTimerArmed = false
     /// The region observed so far (nil before the first fetch of an
     /// observation that records its region).
     var region: DatabaseRegion?
+    /// Whether `willTrackRegion` heard of the given region (``ValueObservationTracking/regions(_:)``).
+    var regionIsReported = false
     var lastValue: Reducer.Value?
     /// The value waiting for the delivery queue, when deliveries coalesce.
     var pendingDelivery: Reducer.Value?
+    /// True while `.immediate` delivers the first value in `start`: later
+    /// values wait in `heldDeliveries`, so that they follow it.
+    var holdsDeliveries = false
+    var heldDeliveries: [Reducer.Value] = []
     var hasProducedValue = false
     /// The watch of other connections' commits, when the configuration asks
     /// for one: with a rollback journal, the fetches they cause read without
@@ -47,6 +58,10 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
   /// Whether fetches run on the writer connection, right after the commits
   /// that call for them (see the type's documentation).
   private let fetchesOnWriter: Bool
+  /// Whether the database is read-only, so that no commit can change it: as
+  /// in GRDB, the observation then delivers its first value and tracks
+  /// nothing (unless other processes, which may write, are observed).
+  private let readsOnce: Bool
 
   init(
     observation: ValueObservation<Reducer>, reader: any DatabaseReader, scheduler: ValueObservationScheduler,
@@ -63,6 +78,10 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     fetchesOnWriter =
       writer != nil && (observation.requiresWriteAccess || !(reader is DatabasePool))
       && observation.coalescingInterval == nil
+    let configuration = reader.configuration
+    readsOnce =
+      configuration.readonly && !configuration.observesOtherProcesses
+      && !configuration.observesOtherProcessesByPolling
     state = Locked(State(reducer: observation.reducer))
     // The observer reaches the runtime weakly: the cancellable owns the runtime.
     let target = WeakReference<ValueObservationRuntime>()
@@ -78,11 +97,31 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     for event in events.willStart { event() }
     // The first fetch belongs to the start: a change meanwhile waits for it.
     state.withLock { $0.isFetching = true }
-    if scheduler.isImmediate {
+    if readsOnce {
+      startReadOnly()
+    } else if scheduler.isImmediate {
       startSynchronously()
     } else {
       startAsynchronously()
     }
+  }
+
+  /// A read-only database: the first value only, without a transaction
+  /// observer or a tracked region.
+  private func startReadOnly() {
+    guard scheduler.isImmediate else {
+      reader.asyncRead { [self] result in
+        fetchDidComplete(Result { try reduce(fetch(result.get())) })
+      }
+      return
+    }
+    do {
+      if let value = try reader.read({ db in try reduce(fetch(db)) }) { deliverNow(value) }
+    } catch {
+      fail(error, synchronously: true)
+      return
+    }
+    fetchDidEnd()
   }
 
   /// `.immediate`: the first value before `start` returns (waiting for the
@@ -99,12 +138,26 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
       if !fetchesOnWriter {
         value = try reader.read { db in try reduce(fetch(db)) }
       }
-      if let value { deliverNow(value) }
+      guard let value else {
+        fetchDidEnd()
+        return
+      }
+      // The first fetch ends before `onChange` hears of its value: each
+      // commit `onChange` makes gives a value of its own, as in GRDB. Their
+      // deliveries wait until this one returned.
+      state.withLock { $0.holdsDeliveries = true }
+      fetchDidEnd()
+      deliverNow(value)
+      state.withLock { state in
+        state.holdsDeliveries = false
+        for held in state.heldDeliveries {
+          deliveryQueue.async { [self] in deliverNow(held) }
+        }
+        state.heldDeliveries = []
+      }
     } catch {
       fail(error, synchronously: true)
-      return
     }
-    fetchDidEnd()
   }
 
   /// Asynchronous schedulers: `start` returns at once, without waiting for
@@ -139,7 +192,8 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     case .regions(let regions):
       var region = DatabaseRegion()
       for convertible in regions { region.formUnion(try convertible.databaseRegion(db)) }
-      setRegion(try region.observableRegion(db))
+      // Reported after the first fetch, where GRDB reports it.
+      setRegion(try region.observableRegion(db), reports: false)
     case .constantRegionRecordedFromSelection, .regionRecordedFromSelection:
       // Until the first fetch tells the region, every change counts.
       observer.setRegion(.fullDatabase)
@@ -181,7 +235,10 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
       guard !state.isCancelled else { return .none }
       if !external { state.pendingChangesAreExternal = false }
       if state.isFetching {
-        state.needsFetch = true
+        // A change heard while a fetch runs on the writer connection is the
+        // fetch's own write (it requires write access): it calls for no
+        // other fetch, as in GRDB.
+        if !state.fetchIsOnWriter { state.needsFetch = true }
         return .none
       }
       if let interval {
@@ -296,6 +353,8 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
   /// transaction with ``ValueObservation/requiresWriteAccess``), or in the
   /// transaction of the caller (an `.immediate` start inside a write).
   private func fetchOnWriter(_ db: Database) throws -> Reducer.Value? {
+    state.withLock { $0.fetchIsOnWriter = true }
+    defer { state.withLock { $0.fetchIsOnWriter = false } }
     if observation.requiresWriteAccess && !db.isInsideTransaction {
       return try reduce(db.writeTransaction { db in try fetch(db) })
     }
@@ -305,11 +364,22 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
 
   /// Fetches and records the region: nil if the observation was cancelled.
   private func fetch(_ db: Database) throws -> Reducer.Fetched? {
+    let isCancelled = state.withLock { state in
+      state.fetchedChangesAreExternal = state.pendingChangesAreExternal && state.hasProducedValue
+      state.pendingChangesAreExternal = true
+      return state.isCancelled
+    }
     guard !isCancelled else { return nil }
-    for event in events.willFetch { event() }
+    if readsOnce { return try observation.reducer._fetch(db) }
     switch observation.tracking {
     case .regions:
-      return try observation.reducer._fetch(db)
+      let fetched = try observation.reducer._fetch(db)
+      let unreported = state.withLock { state in
+        defer { state.regionIsReported = true }
+        return state.regionIsReported ? nil : state.region
+      }
+      if let unreported { for event in events.willTrackRegion { event(unreported) } }
+      return fetched
     case .constantRegionRecordedFromSelection, .regionRecordedFromSelection:
       let known = state.withLock { $0.region }
       let isConstant =
@@ -334,24 +404,30 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     }
   }
 
-  /// Reduces a fetched value: the value to deliver, if any.
+  /// Reduces a fetched value: the value to deliver, if any. The reducer runs
+  /// outside the lock, since its callbacks (`map`, `didReceiveValue`) may
+  /// cancel the observation; fetches run one at a time, so no other
+  /// reduction runs meanwhile.
   private func reduce(_ fetched: Reducer.Fetched?) throws -> Reducer.Value? {
     guard let fetched else { return nil }
-    return try state.withLock { state -> Reducer.Value? in
-      guard !state.isCancelled else { return nil }
-      let external = state.pendingChangesAreExternal && state.hasProducedValue
-      state.pendingChangesAreExternal = true
+    guard var reducer = state.withLock({ $0.isCancelled ? nil : $0.reducer }) else { return nil }
+    let value = try reducer._value(fetched)
+    return state.withLock { state -> Reducer.Value? in
+      state.reducer = reducer
       state.hasProducedValue = true
-      guard let value = try state.reducer._value(fetched) else { return nil }
-      if external, let lastValue = state.lastValue, areEqual(lastValue, value) { return nil }
+      guard !state.isCancelled, let value else { return nil }
+      if state.fetchedChangesAreExternal, let lastValue = state.lastValue, areEqual(lastValue, value) {
+        return nil
+      }
       state.lastValue = value
       return value
     }
   }
 
-  private func setRegion(_ region: DatabaseRegion) {
+  private func setRegion(_ region: DatabaseRegion, reports: Bool = true) {
     state.withLock { $0.region = region }
     observer.setRegion(region)
+    guard reports else { return }
     for event in events.willTrackRegion { event(region) }
   }
 
@@ -359,11 +435,15 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
 
   private func deliverNow(_ value: Reducer.Value) {
     guard !isCancelled else { return }
-    for event in events.didReceiveValue { event(value) }
     onChange(value)
   }
 
   private func deliver(_ value: Reducer.Value) {
+    let isHeld = state.withLock { state in
+      if state.holdsDeliveries { state.heldDeliveries.append(value) }
+      return state.holdsDeliveries
+    }
+    if isHeld { return }
     guard observation.coalescingInterval != nil else {
       deliveryQueue.async { [self] in deliverNow(value) }
       return

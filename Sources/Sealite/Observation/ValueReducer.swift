@@ -51,4 +51,25 @@ public enum ValueReducers {
       return value
     }
   }
+
+  /// Runs the `willFetch` and `didReceiveValue` callbacks of
+  /// ``ValueObservation/handleEvents(willStart:willFetch:willTrackRegion:databaseDidChange:didReceiveValue:didFail:didCancel:)``
+  /// around another reducer: at its level of a chain of `map` and
+  /// `removeDuplicates`, right after each fetch.
+  public struct Trace<Base: ValueReducer>: ValueReducer {
+    var base: Base
+    let willFetch: @Sendable () -> Void
+    let didReceiveValue: @Sendable (Base.Value) -> Void
+
+    public func _fetch(_ db: Database) throws -> Base.Fetched {
+      willFetch()
+      return try base._fetch(db)
+    }
+
+    public mutating func _value(_ fetched: Base.Fetched) throws -> Base.Value? {
+      guard let value = try base._value(fetched) else { return nil }
+      didReceiveValue(value)
+      return value
+    }
+  }
 }

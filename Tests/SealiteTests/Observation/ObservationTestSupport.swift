@@ -168,15 +168,17 @@ final class RecordingObserver: TransactionObserver, Sendable {
   }
 }
 
-/// A text stream that keeps what it is given, for `ValueObservation.print(to:)`.
+/// A text stream that keeps what it is given, for `ValueObservation.print(to:)`,
+/// which writes each event in one call.
 struct RecordingStream: TextOutputStream, Sendable {
-  let text = Locked("")
+  private let writes = Locked<[String]>([])
 
   mutating func write(_ string: String) {
-    text.withLock { $0 += string }
+    writes.withLock { $0.append(string) }
   }
 
-  var lines: [String] { text.value.split(separator: "\n").map(String.init) }
+  /// The strings written, one per call.
+  var lines: [String] { writes.value }
 }
 
 /// Thrown by ``withDeadline(_:_:)`` when the body did not finish in time.

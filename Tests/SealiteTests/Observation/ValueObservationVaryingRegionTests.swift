@@ -1,0 +1,71 @@
+import Dispatch
+import Foundation
+import Sealite
+import Testing
+
+private struct T: TableRecord {
+  static let databaseTableName = "t"
+}
+
+extension ObservationTests {
+  /// The region an observation tracks, fetch after fetch.
+  @Suite("ValueObservation tracked regions")
+  struct ValueObservationVaryingRegionTests {
+    @Test(
+      "tracking follows the tables each fetch reads: a commit to a table the last fetch did not read gives no value",
+      arguments: [true, false])
+    func varyingRegion(_ immediate: Bool) async throws {
+      let dbQueue = try DatabaseQueue()
+      try await dbQueue.write { db in
+        try db.execute(
+          sql: """
+            CREATE TABLE source(name TEXT);
+            INSERT INTO source VALUES ('a');
+            CREATE TABLE a(value INTEGER);
+            CREATE TABLE b(value INTEGER);
+            """)
+      }
+      let regions = Shared<[String]>([])
+      let values = Shared<[Int]>([])
+      let observation = ValueObservation.tracking { db -> Int in
+        let table = try String.fetchOne(db, sql: "SELECT name FROM source")!
+        return try Int.fetchOne(db, sql: "SELECT IFNULL(SUM(value), 0) FROM \(table)")!
+      }.handleEvents(willTrackRegion: { region in regions.update { $0.append(region.description) } })
+      let scheduler: ValueObservationScheduler =
+        immediate ? .immediate : .async(onQueue: DispatchQueue(label: "Sealite.tests.region"))
+      let cancellable = observation.start(in: dbQueue, scheduling: scheduler) { _ in
+      } onChange: { value in
+        values.update { $0.append(value) }
+      }
+      try await dbQueue.writeWithoutTransaction { db in
+        try db.execute(sql: "INSERT INTO a VALUES (1)")  // 1
+        try db.execute(sql: "INSERT INTO b VALUES (1)")  // not read
+        try db.execute(sql: "INSERT INTO b VALUES (1)")  // not read
+        try db.execute(sql: "UPDATE source SET name = 'b'")  // 2
+        try db.execute(sql: "INSERT INTO a VALUES (1)")  // no longer read
+        try db.execute(sql: "INSERT INTO b VALUES (1)")  // 3
+      }
+      #expect(await eventually { values.value.last == 3 })
+      #expect(values.value == [0, 1, 2, 3])
+      #expect(regions.value == ["a(value),source(name)", "b(value),source(name)"])
+      withExtendedLifetime(cancellable) {}
+    }
+
+    @Test("the schema queries a request makes (table_xinfo) are not part of the tracked region")
+    func pragmaTablesAreNotTracked() async throws {
+      let dbQueue = try DatabaseQueue()
+      try await dbQueue.write { db in
+        try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT)")
+      }
+      let regions = Shared<[String]>([])
+      let request = T.filter(key: 1).asRequest(of: Row.self)
+      let observation = ValueObservation.trackingConstantRegion { db in _ = try request.fetchAll(db) }
+        .handleEvents(willTrackRegion: { region in regions.update { $0.append(region.description) } })
+      let cancellable = observation.start(in: dbQueue, scheduling: .immediate) { _ in
+      } onChange: { _ in
+      }
+      #expect(regions.value == ["t(id,name)[1]"])
+      withExtendedLifetime(cancellable) {}
+    }
+  }
+}
