@@ -58,8 +58,9 @@ struct ObservedPlayer: Codable, FetchableRecord, MutablePersistableRecord, Ident
 /// Polls `condition` until it holds, for at most `timeout` seconds; returns
 /// as soon as it holds, and whether it did. The timeout only marks a hang:
 /// a full parallel run keeps both cooperative threads busy, and a waiting
-/// test may not be resumed for tens of seconds.
-func eventually(timeout: Double = 60, _ condition: () throws -> Bool) async rethrows -> Bool {
+/// test may not be resumed for a minute (40 to 60 s were measured at the
+/// start of full runs on 2 cores), so it is five minutes.
+func eventually(timeout: Double = 300, _ condition: () throws -> Bool) async rethrows -> Bool {
   let deadline = ContinuousClock.now + .seconds(timeout)
   while true {
     if try condition() { return true }
@@ -185,9 +186,10 @@ struct RecordingStream: TextOutputStream, Sendable {
 struct DeadlineExceeded: Error {}
 
 /// Runs `body` in a child task, cancelled after `timeout` seconds (an async
-/// sequence then ends): a test that waits for values never hangs.
+/// sequence then ends): a test that waits for values never hangs. Five
+/// minutes, for the reason given at ``eventually(timeout:_:)``.
 func withDeadline<T: Sendable>(
-  _ timeout: Double = 60, _ body: @escaping @Sendable () async throws -> T
+  _ timeout: Double = 300, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
   try await withThrowingTaskGroup(of: T?.self) { group in
     group.addTask { try await body() }
