@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Synchronization
-
-@testable import Sealite
 
 /// A transaction observer that counts what it hears, as GRDB's own tests
 /// count it, and observes the kinds of change a closure accepts.

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// `artist` and `artwork` (a NOT NULL foreign key to artist, ON DELETE CASCADE),
 /// as in GRDB's transaction observer tests.
@@ -321,7 +320,7 @@ extension ObservationTests {
 
 /// Stops observing after the first row of each transaction.
 private final class StoppingObserver: TransactionObserver, Sendable {
-  let log = Locked<[String]>([])
+  let log = Shared<[String]>([])
 
   func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
 

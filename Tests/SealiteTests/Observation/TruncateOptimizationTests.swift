@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 private func queueWithRows() throws -> DatabaseQueue {
   let dbQueue = try DatabaseQueue()

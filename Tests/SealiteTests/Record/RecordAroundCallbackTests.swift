@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// How a record's `around…` callbacks misbehave.
 private enum Misuse {

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// The persistence callbacks a record received, in order.
 private final class Events {
