@@ -26,7 +26,7 @@ struct CommitFingerprint: Equatable, Sendable {
   /// Reads the fingerprint of the database at `path` (and of its `-shm`
   /// file, when there is one). A file that can not be read counts as empty.
   static func read(databasePath path: String) -> CommitFingerprint {
-    var bytes = readPrefix(path, count: databaseByteCount)
+    var bytes = LockPreservingFileRead.prefix(of: path, count: databaseByteCount) ?? []
     var status = stat()
     if stat(path, &status) == 0 {
       for field in [Int64(status.st_size), Int64(status.st_mtim.tv_sec), Int64(status.st_mtim.tv_nsec)] {
@@ -34,7 +34,7 @@ struct CommitFingerprint: Equatable, Sendable {
       }
     }
     bytes += [0xFF]  // separates the two parts
-    bytes += readPrefix(path + "-shm", count: walIndexHeaderByteCount)
+    bytes += LockPreservingFileRead.prefix(of: path + "-shm", count: walIndexHeaderByteCount) ?? []
     return CommitFingerprint(bytes: bytes)
   }
 
@@ -48,9 +48,11 @@ struct CommitFingerprint: Equatable, Sendable {
 
   /// Whether the `-shm` file of the database at `path` exists, with a header.
   static func walIndexExists(databasePath path: String) -> Bool {
-    !readPrefix(path + "-shm", count: walIndexHeaderByteCount).isEmpty
+    !(LockPreservingFileRead.prefix(of: path + "-shm", count: walIndexHeaderByteCount) ?? []).isEmpty
   }
 
+  /// Reads a file SQLite takes no lock on (a rollback journal, which comes
+  /// and goes with each transaction): its descriptor can be closed at once.
   private static func readPrefix(_ path: String, count: Int) -> [UInt8] {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return [] }

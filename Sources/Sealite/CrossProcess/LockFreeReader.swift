@@ -24,6 +24,8 @@ final class LockFreeReader: Sendable {
   private let filePath: String
   private let configuration: Configuration
   private let connection = Locked<Result<DatabaseQueue, any Error>?>(nil)
+  /// The file the connection opened.
+  private let connectionFile = Locked<ProcessLocks.FileID?>(nil)
 
   /// Thrown when the lock-free connection can not be opened (a
   /// `prepareDatabase` that writes fails on a read-only connection, say):
@@ -64,6 +66,15 @@ final class LockFreeReader: Sendable {
     return nil
   }
 
+  deinit {
+    // SQLite keeps no record of a `nolock=1` connection's file, and closes
+    // its descriptor at once: that would release the locks of this process's
+    // other connections of the file. So it closes once they hold none.
+    guard case .success(let queue) = connection.value else { return }
+    guard let file = connectionFile.value else { return }
+    LockPreservingFileRead.closeWhenUnlocked(file) { try? queue.close() }
+  }
+
   /// Whether the lock-free connection can be used (opening it if needed).
   var isAvailable: Bool { (try? queue()) != nil }
 
@@ -71,6 +82,10 @@ final class LockFreeReader: Sendable {
     let opened = connection.withLock { connection in
       if let connection { return connection }
       let opened = Result { try DatabaseQueue(path: Self.uri(filePath), configuration: configuration) }
+      if case .success = opened {
+        // The connection has its file open: a `stat` now names that file.
+        connectionFile.withLock { $0 = ProcessLocks.FileID(path: filePath) }
+      }
       connection = opened
       return opened
     }

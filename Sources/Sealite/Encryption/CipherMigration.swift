@@ -120,14 +120,52 @@ extension DatabaseQueue {
   /// same bytes), or a copy where the file system has no links.
   private static func keepBackup(of path: String, at backupPath: String) throws {
     if link(path, backupPath) == 0 { return }
+    // Copied through a descriptor that stays open: the migration's shared
+    // lock on the file, which keeps commits out until the new file is in
+    // place, must outlive the copy. (nil once copied; ENOENT if the file
+    // could not be opened at all.)
+    let failure = LockPreservingFileRead.withDescriptor(of: path) { copyFile($0, to: backupPath) } ?? ENOENT
+    if let failure {
+      throw DatabaseError(
+        resultCode: failure == ENOSPC ? .SQLITE_FULL : .SQLITE_CANTOPEN,
+        message: "could not write the backup \(backupPath): \(String(cString: strerror(failure)))")
+    }
     do {
-      try FileManager.default.copyItem(atPath: path, toPath: backupPath)
       try NewDatabaseFile.sync(backupPath)
     } catch {
       unlink(backupPath)
-      throw DatabaseError(
-        resultCode: .SQLITE_CANTOPEN,
-        message: "could not write the backup \(backupPath): \((error as NSError).localizedDescription)")
+      throw error
+    }
+  }
+
+  /// Copies the file open at `source` to a new file at `path`; returns the
+  /// `errno` of a failure (having removed what it wrote), or nil.
+  private static func copyFile(_ source: Int32, to path: String) -> Int32? {
+    // O_EXCL: a file already at `path` is never overwritten, nor removed.
+    let destination = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard destination >= 0 else { return errno }
+    let failure = copyBytes(from: source, to: destination)
+    Glibc.close(destination)
+    if failure != nil { unlink(path) }
+    return failure
+  }
+
+  private static func copyBytes(from source: Int32, to destination: Int32) -> Int32? {
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    var offset: off_t = 0
+    while true {
+      let count = buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress, $0.count, offset) }
+      if count < 0 { return errno }
+      if count == 0 { return nil }
+      var written = 0
+      while written < count {
+        let result = buffer.withUnsafeBytes {
+          Glibc.write(destination, $0.baseAddress! + written, count - written)
+        }
+        if result < 0 { return errno }
+        written += result
+      }
+      offset += off_t(count)
     }
   }
 

@@ -237,11 +237,10 @@ enum OpeningFailure {
   static let sqliteHeader = Array("SQLite format 3\u{0}".utf8)
 
   static func classify(path: String, isKeyed: Bool, underlying: DatabaseError) -> DatabaseError {
+    // Other connections of this process may have the file locked.
     guard path != ":memory:", !path.isEmpty, !path.hasPrefix("file:"),
-      let handle = FileHandle(forReadingAtPath: path)
+      let header = LockPreservingFileRead.prefix(of: path, count: 16)
     else { return underlying }
-    defer { try? handle.close() }
-    let header = (try? handle.read(upToCount: 16)).map { Array($0) } ?? []
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     let message: String
     if header == sqliteHeader {

@@ -80,12 +80,11 @@ enum KeyDerivation {
   /// The first 16 bytes of an encrypted database file: SQLCipher's salt. Nil
   /// for a missing, short or plaintext file.
   static func fileSalt(_ path: String) -> Data? {
-    guard Database.isFile(path), let handle = FileHandle(forReadingAtPath: path) else { return nil }
-    defer { try? handle.close() }
-    guard let header = try? handle.read(upToCount: 16), header.count == 16,
-      header != Data(OpeningFailure.sqliteHeader)
-    else { return nil }
-    return header
+    // Read while connections of this process may have the file locked.
+    guard Database.isFile(path) else { return nil }
+    let header = LockPreservingFileRead.prefix(of: path, count: 16) ?? []
+    guard header.count == 16, header != OpeningFailure.sqliteHeader else { return nil }
+    return Data(header)
   }
 }
 

@@ -62,9 +62,9 @@ enum WALFrameCheck {
     // encrypted nor authenticated, and a checkpoint copies frames into the
     // file as they are: a frame of page 1 with other bytes there would leave
     // a file that no longer opens.
-    if let handle = FileHandle(forReadingAtPath: path) {
-      let fileHeader = [UInt8]((try? handle.read(upToCount: 16)) ?? Data())
-      try? handle.close()
+    // Read while connections of this process may have the file locked.
+    let fileHeader = LockPreservingFileRead.prefix(of: path, count: 16) ?? []
+    if !fileHeader.isEmpty {
       for frame in 0..<committedCount where word(bytes, 32 + frame * frameSize, bigEndian: true) == 1 {
         let start = 32 + frame * frameSize + 24
         if fileHeader.count == 16, Array(bytes[start..<start + 16]) != fileHeader {

@@ -65,6 +65,33 @@ private struct Snapshot: Equatable, CustomStringConvertible {
   var description: String {
     "files \(files.keys.sorted().map { "\($0) (\(files[$0]!.count) bytes, \(files[$0]!.hashValue))" }), items \(keyringItems)"
   }
+
+  /// What differs from `earlier`, in words: the files that appeared, vanished or
+  /// changed, and the keyring items on either side.
+  func changes(from earlier: Snapshot) -> String {
+    let names = Set(files.keys).union(earlier.files.keys).sorted()
+    let fileChanges = names.compactMap { name -> String? in
+      switch (earlier.files[name], files[name]) {
+      case (nil, let now?): return "\(name) appeared (\(now.count) bytes)"
+      case (let was?, nil): return "\(name) vanished (was \(was.count) bytes)"
+      case (let was?, let now?) where was != now: return "\(name) changed (\(was.count) → \(now.count) bytes)"
+      default: return nil
+      }
+    }
+    let itemChanges =
+      keyringItems == earlier.keyringItems ? [] : ["items \(earlier.keyringItems) → \(keyringItems)"]
+    return (fileChanges + itemChanges).joined(separator: "; ")
+  }
+}
+
+/// Checks that the files of `directory` and its keyring items are as `before`
+/// recorded them, naming what changed.
+private func expectUnchanged(
+  _ directory: TemporaryDirectory, since before: Snapshot, _ context: @autoclosure () -> String = "",
+  sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+  let now = try await Snapshot(directory)
+  #expect(now == before, "\(context()) changed: \(now.changes(from: before))", sourceLocation: sourceLocation)
 }
 
 /// A JSON value with its type kept: an integer is not a string of digits, a
@@ -209,7 +236,7 @@ struct DbkeyExitCodeTests {
       #expect(result.status == 0, "\(arguments): \(result.stderr)")
       #expect(result.stderr.isEmpty, "\(arguments): \(result.stderr)")
     }
-    #expect(try await Snapshot(directory) == before)
+    try await expectUnchanged(directory, since: before)
   }
 
   @Test(
@@ -241,7 +268,7 @@ struct DbkeyExitCodeTests {
       "/usr/bin/setsid", ["--wait", dbkeyPath, "info", path, "--passphrase"], input: "")
     #expect(noTerminal.status == 64, "\(noTerminal.stderr)")
     #expect(noTerminal.stderr.contains("no terminal"), "\(noTerminal.stderr)")
-    #expect(try await Snapshot(directory) == before)
+    try await expectUnchanged(directory, since: before)
   }
 
   @Test(
@@ -273,8 +300,8 @@ struct DbkeyExitCodeTests {
       let result = try await dbkey(arguments, input: input)
       #expect(result.status == 65, "\(arguments): \(result.stderr)")
       #expect(result.stderr.contains(words), "\(arguments): \(result.stderr)")
+      try await expectUnchanged(directory, since: before, "\(arguments)")
     }
-    #expect(try await Snapshot(directory) == before)
   }
 
   @Test("65: a hot journal that a read-only command can not roll back names dbkey recover")
@@ -309,7 +336,7 @@ struct DbkeyExitCodeTests {
         result.stderr.contains("interrupted by a crash") && result.stderr.contains("dbkey recover"),
         "\(command): \(result.stderr)")
     }
-    #expect(try await Snapshot(directory) == before)
+    try await expectUnchanged(directory, since: before)
   }
 
   @Test("66: no database file, or no key for it in the keyring")
@@ -331,7 +358,7 @@ struct DbkeyExitCodeTests {
       #expect(result.stderr.contains("holds no key"), "\(command): \(result.stderr)")
       #expect(result.stderr.contains("dbkey keyring store"), "\(command): \(result.stderr)")
     }
-    #expect(try await Snapshot(directory) == before)
+    try await expectUnchanged(directory, since: before)
   }
 
   @Test("69: with no session bus at the address given, the keyring is unavailable and nothing changes")
@@ -348,7 +375,7 @@ struct DbkeyExitCodeTests {
       #expect(result.status == 69, "\(arguments): \(result.stderr)")
       #expect(result.stderr.contains("no D-Bus session bus"), "\(arguments): \(result.stderr)")
     }
-    #expect(try await Snapshot(directory) == before)
+    try await expectUnchanged(directory, since: before)
   }
 
   @Test("73: an existing output, a symbolic link (even with --force), init on a dangling link")
@@ -383,7 +410,7 @@ struct DbkeyExitCodeTests {
       #expect(result.status == 73, "\(arguments): \(result.stderr)")
       #expect(result.stderr.contains(words), "\(arguments): \(result.stderr)")
     }
-    #expect(try await Snapshot(directory) == before)
+    try await expectUnchanged(directory, since: before)
     #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
     #expect(!FileManager.default.fileExists(atPath: directory.path("nowhere.sqlite")))
     // The link's target still opens with the key the keyring holds for it.
@@ -443,7 +470,7 @@ struct DbkeyExitCodeTests {
       [path, directory.path("out.sqlite")])
     #expect(result.status == 74, "\(result.stderr)")
     #expect(result.stderr.contains("input/output error"), "\(result.stderr)")
-    #expect(try await Snapshot(directory) == before)
+    try await expectUnchanged(directory, since: before)
     // The control: without the limit, the same export succeeds.
     #expect(try await dbkey(["export", path, directory.path("out.sqlite"), "--new-key"]).status == 0)
   }
@@ -464,7 +491,7 @@ struct DbkeyExitCodeTests {
     #expect(result.stderr.contains("locked"), "\(result.stderr)")
     try await holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
     try holder.close()
-    #expect(try await Snapshot(directory) == before)
+    try await expectUnchanged(directory, since: before)
     // The control: once the lock is gone, the same rekey succeeds.
     #expect(try await dbkey(["rekey", path]).status == 0)
   }
@@ -556,7 +583,7 @@ struct DbkeyExitCodeTests {
     #expect(result.status == 77, "\(result.stderr)")
     #expect(result.stderr.contains("\(path) exists"), "\(result.stderr)")
     #expect(result.stderr.contains("only copy of its key"), "\(result.stderr)")
-    #expect(try await Snapshot(directory) == before)
+    try await expectUnchanged(directory, since: before)
     #expect(try await dbkey(["verify", path]).status == 0)
   }
 }
@@ -790,7 +817,7 @@ struct DbkeyKeyCustodyTests {
     let refused = try await dbkey(["keyring", "move", old, new])
     #expect(refused.status == 77, "\(refused.stderr)")
     #expect(refused.stderr.contains("still opens"), "\(refused.stderr)")
-    #expect(try await Snapshot(directory) == before)
+    try await expectUnchanged(directory, since: before)
     #expect(try await dbkey(["verify", old]).status == 0)
 
     let forced = try await dbkey(["keyring", "move", old, new, "--force"])
@@ -814,7 +841,7 @@ struct DbkeyKeyCustodyTests {
     let refused = try await dbkey(["keyring", "move", old, new])
     #expect(refused.status == 77, "\(refused.stderr)")
     #expect(refused.stderr.contains("Nothing was"), "\(refused.stderr)")
-    #expect(try await Snapshot(directory) == before)
+    try await expectUnchanged(directory, since: before)
   }
 
   @Test("import, init and export onto a moved database's old path exit 77 and keep its key")
@@ -835,7 +862,7 @@ struct DbkeyKeyCustodyTests {
       #expect(result.status == 77, "\(arguments): \(result.stderr)")
       #expect(result.stderr.contains("dbkey keyring move"), "\(arguments): \(result.stderr)")
     }
-    #expect(try await Snapshot(directory) == before)
+    try await expectUnchanged(directory, since: before)
     #expect(!FileManager.default.fileExists(atPath: a))
     // The key stored under a's path is still b's: moving it makes b open.
     #expect(try await dbkey(["keyring", "move", a, b]).status == 0)

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+@testable import Sealite
+
+// SQLite's locks are POSIX record locks: closing any descriptor of a locked
+// file releases every lock the process holds on it. Sealite reads the files
+// SQLite locks (commit fingerprints, SQLCipher's salt, the header of a file
+// that fails to open) while connections of the same process have them
+// locked; those reads must leave every lock in place. `/proc/locks` is the
+// kernel's own list of the locks each process holds.
+
+/// The files this process holds a POSIX lock on, as the kernel lists them.
+private func lockedFiles() throws -> Set<ProcessLocks.FileID> {
+  try #require(ProcessLocks.lockedFiles())
+}
+
+private func file(_ path: String) throws -> ProcessLocks.FileID {
+  try #require(ProcessLocks.FileID(path: path))
+}
+
+@Suite("Reads of the files SQLite locks keep SQLite's locks")
+struct LockPreservingFileReadTests {
+  @Test(
+    "a commit fingerprint, the salt and an opening failure's diagnosis keep a pool's locks on the file and -shm"
+  )
+  func readsKeepTheLocks() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    let dbPool = try DatabasePool(path: path, configuration: rawKeyConfiguration())
+    try dbPool.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+    // A read transaction holds a read mark of the -shm until it ends.
+    try dbPool.read { db in
+      _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM t")
+      let held = try lockedFiles()
+      #expect(held.contains(try file(path)), "a WAL connection holds a lock on the database file")
+      #expect(held.contains(try file(path + "-shm")), "a WAL connection holds locks on the -shm")
+
+      _ = CommitFingerprint.read(databasePath: path)
+      _ = CommitFingerprint.walIndexExists(databasePath: path)
+      _ = KeyDerivation.fileSalt(path)
+      _ = OpeningFailure.classify(
+        path: path, isKeyed: true, underlying: DatabaseError(resultCode: .SQLITE_NOTADB))
+      _ = WALFrameCheck.problems(databasePath: path)
+
+      let after = try lockedFiles()
+      #expect(after.contains(try file(path)), "the lock on the database file survived the reads")
+      #expect(after.contains(try file(path + "-shm")), "the locks on the -shm survived the reads")
+    }
+    try dbPool.close()
+  }
+
+  @Test("a lock-free reader, released while another connection holds a lock, leaves that lock in place")
+  func lockFreeReaderKeepsOtherLocks() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    try DatabaseQueue(path: path, configuration: rawKeyConfiguration()).write { db in
+      try db.execute(sql: "CREATE TABLE t (a)")
+    }
+    var holderConfig = rawKeyConfiguration()
+    holderConfig.allowsUnsafeTransactions = true
+    let holder = try DatabaseQueue(path: path, configuration: holderConfig)
+    try holder.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE TRANSACTION") }
+    #expect(try lockedFiles().contains(try file(path)), "BEGIN IMMEDIATE holds a reserved lock")
+
+    // A reader made, used and released, while the holder keeps its lock.
+    func readWithLockFreeReader() throws -> Int?? {
+      let reader = LockFreeReader(filePath: path, configuration: rawKeyConfiguration())
+      let count = { (db: Database) in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") }
+      return try reader.read(isCancelled: { false }, count)
+    }
+    #expect(try readWithLockFreeReader() == .some(0))
+    // The reader's connection would have closed as the reader was released;
+    // for a second, the holder's lock must stay.
+    let deadline = Date().addingTimeInterval(1)
+    var lockKept = true
+    while lockKept, Date() < deadline {
+      lockKept = try lockedFiles().contains(try file(path))
+      usleep(10_000)
+    }
+    #expect(lockKept, "the reserved lock survived the lock-free reader")
+    try holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+    try holder.close()
+    // With no lock left, the next file opened for a read closes the reader.
+    let other = directory.path("other")
+    #expect(FileManager.default.createFile(atPath: other, contents: Data("x".utf8)))
+    _ = LockPreservingFileRead.prefix(of: other, count: 1)
+    // The reader's connection is closed: what may stay is the one descriptor
+    // the reader's fingerprints were read through.
+    #expect(descriptors(of: path) <= 1)
+  }
+
+  @Test("descriptors of deleted files are closed, and a replaced file is read anew")
+  func noDescriptorLeak() throws {
+    let directory = TemporaryDirectory()
+    for index in 0..<50 {
+      let path = directory.path("file\(index)")
+      #expect(FileManager.default.createFile(atPath: path, contents: Data("bytes \(index)".utf8)))
+      #expect(LockPreservingFileRead.prefix(of: path, count: 5) == Array("bytes".utf8))
+      try FileManager.default.removeItem(atPath: path)
+    }
+    // Each file opened retires and closes the deleted ones: one may be left.
+    #expect(descriptors(in: directory) <= 1)
+
+    let path = directory.path("replaced")
+    #expect(FileManager.default.createFile(atPath: path, contents: Data("first".utf8)))
+    #expect(LockPreservingFileRead.prefix(of: path, count: 5) == Array("first".utf8))
+    let replacement = directory.path("replacement")
+    #expect(FileManager.default.createFile(atPath: replacement, contents: Data("other".utf8)))
+    #expect(rename(replacement, path) == 0)
+    #expect(LockPreservingFileRead.prefix(of: path, count: 5) == Array("other".utf8))
+    #expect(LockPreservingFileRead.prefix(of: directory.path("absent"), count: 5) == nil)
+  }
+}
+
+/// The descriptors of this process open on files of `directory`, deleted
+/// ones included.
+private func descriptors(in directory: TemporaryDirectory) -> Int {
+  openTargets().filter { $0.hasPrefix(directory.url.path + "/") }.count
+}
+
+/// The descriptors of this process open on the file at `path`.
+private func descriptors(of path: String) -> Int {
+  openTargets().filter { $0 == path || $0 == path + " (deleted)" }.count
+}
+
+private func openTargets() -> [String] {
+  let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+  return names.compactMap {
+    try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)
+  }
+}
