@@ -9,17 +9,16 @@ let watchCommand = Command(
   synopsis:
     "watch DB [--key-fd N | --passphrase-fd N | --passphrase] [--name NAME] [--collection LABEL]\n"
     + "       [--count N] [--switch-to-wal | --keep-journal] [--json]",
-  details: "A WAL database is watched as it is, without blocking anyone. A database with a rollback\n"
-    + "journal is not watched without a choice, which watch asks for on a terminal and otherwise takes\n"
-    + "from an option: --switch-to-wal makes DB a WAL database (a lasting change, which lets readers\n"
-    + "and a writer work at once); --keep-journal watches it as it is, with a read lock of a moment\n"
-    + "after each change, which can make another program's commit fail if it does not wait for locks\n"
-    + "(a busy timeout). When DB's key changes meanwhile (another process rekeyed it), watch stops\n"
-    + "with an error (exit 65): run it again.\n" + CommonOptions.keyNote,
+  details: "DB is watched as it is, without blocking anyone: commits are seen with lock-free reads of\n"
+    + "the file, so watching never makes another program's commit fail, with a WAL or a rollback\n"
+    + "journal. --switch-to-wal makes a rollback-journal DB a WAL database first (a lasting change,\n"
+    + "which lets readers and a writer work at once); --keep-journal, the default, keeps its journal.\n"
+    + "When DB's key changes meanwhile (another process rekeyed it), watch stops with an error\n"
+    + "(exit 65): run it again.\n" + CommonOptions.keyNote,
   options: CommonOptions.databaseKey + [
     .option("--count", "N", "stop after N commits"),
     .flag("--switch-to-wal", "a rollback-journal DB becomes a WAL database, then is watched"),
-    .flag("--keep-journal", "a rollback-journal DB is watched as it is (short read locks)"),
+    .flag("--keep-journal", "a rollback-journal DB is watched as it is (the default)"),
     CommonOptions.json,
   ]
 ) { arguments in
@@ -49,21 +48,17 @@ let watchCommand = Command(
     let mode = try DatabaseQueue(path: path, configuration: probe).read { db in
       try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased()
     }
+    let choice = try watchChoice(arguments)
     let writer: any DatabaseWriter
-    switch (mode == "wal", try watchChoice(arguments, path: path)) {
-    case (true, _), (false, .switchToWAL?):
+    if mode == "wal" || choice == .switchToWAL {
       // A pool: WAL readers never block a writer (a pool switches DB to WAL).
       writer = try DatabasePool(path: path, configuration: config)
-    case (false, .keepJournal?):
+    } else {
+      // Commits are detected without locks (Configuration.observesOtherProcesses),
+      // and a region observation fetches nothing: no lock a writer could meet.
       var readOnly = config
       readOnly.readonly = true
       writer = try DatabaseQueue(path: path, configuration: readOnly)
-    case (false, nil):
-      throw CommandError(
-        code: .usage,
-        message: "\(path) has a rollback journal: watching it takes a read lock after each change, which "
-          + "can make another program's commit fail; choose --switch-to-wal (DB becomes a WAL database) "
-          + "or --keep-journal (watch it as it is)")
     }
     let cancellable = DatabaseRegionObservation(tracking: DatabaseRegion.fullDatabase).start(
       in: writer,
@@ -103,15 +98,8 @@ enum WatchChoice {
   case switchToWAL, keepJournal
 }
 
-/// The choice given by option, else asked on a terminal; nil without either.
-private func watchChoice(_ arguments: Arguments, path: String) throws -> WatchChoice? {
+/// The choice given by option: the journal is kept unless `--switch-to-wal` says otherwise.
+private func watchChoice(_ arguments: Arguments) throws -> WatchChoice {
   try arguments.requireAtMostOne(of: ["--switch-to-wal", "--keep-journal"])
-  if arguments.has("--switch-to-wal") { return .switchToWAL }
-  if arguments.has("--keep-journal") { return .keepJournal }
-  guard isatty(0) == 1 else { return nil }
-  let question =
-    "\(path) has a rollback journal. Watching it as it is takes a read lock after each change, which can "
-    + "make another program's commit fail. Type yes to make it a WAL database (a lasting change), or "
-    + "anything else to watch it as it is: "
-  return TerminalPrompt.confirm(question) == true ? .switchToWAL : .keepJournal
+  return arguments.has("--switch-to-wal") ? .switchToWAL : .keepJournal
 }

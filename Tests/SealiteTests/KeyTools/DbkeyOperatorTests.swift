@@ -1125,13 +1125,15 @@ struct DbkeyCommandLineTests {
 
 @Suite("dbkey watch")
 struct DbkeyWatchTests {
-  @Test("watch leaves a rollback-journal database in its journal mode")
-  func keepsJournalMode() async throws {
+  @Test(
+    "watch leaves a rollback-journal database in its journal mode, without an option and with --keep-journal",
+    arguments: [[], ["--keep-journal"]])
+  func keepsJournalMode(options: [String]) async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     try makeDatabase(path)
     let watcher = try SpawnedProcess(
-      dbkeyPath, ["watch", path, "--key-fd", "0", "--count", "1", "--keep-journal"], input: keyLine)
+      dbkeyPath, ["watch", path, "--key-fd", "0", "--count", "1"] + options, input: keyLine)
     #expect(await watcher.waitForLine(startingWith: "watching") != nil, "\(watcher.errorOutput)")
     let writer = try DatabaseQueue(path: path, configuration: watchedWriter(rawKeyConfiguration()))
     try await writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES ('seen')") }
@@ -1140,21 +1142,6 @@ struct DbkeyWatchTests {
     #expect(try await writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "delete")
     try writer.close()
     #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
-  }
-
-  @Test("watch of a rollback-journal database asks for a choice: without one it exits 64 and changes nothing")
-  func asksBeforeWatchingARollbackJournal() async throws {
-    let directory = TemporaryDirectory()
-    let path = directory.path()
-    try makeDatabase(path)
-    let before = fileBytes(path)
-    let result = try await dbkey(["watch", path, "--key-fd", "0", "--count", "1"], input: keyLine)
-    #expect(result.status == 64, "\(result.stderr)")
-    #expect(
-      result.stderr.contains("--switch-to-wal") && result.stderr.contains("--keep-journal"),
-      "\(result.stderr)")
-    #expect(fileBytes(path) == before)
-    #expect(directory.fileNames() == ["db.sqlite"])
   }
 
   @Test("while watch runs, no commit of a writer in GRDB's default busy mode fails: watching takes no lock")
@@ -1186,6 +1173,18 @@ struct DbkeyWatchTests {
     }
     // The control: alone, the writer never fails.
     #expect(failedCommits() == 0)
+    // Watched with its rollback journal: commits are seen with lock-free reads.
+    let journalWatcher = try SpawnedProcess(dbkeyPath, ["watch", path, "--key-fd", "0"], input: keyLine)
+    #expect(
+      await journalWatcher.waitForLine(startingWith: "watching") != nil, "\(journalWatcher.errorOutput)")
+    let failedWithJournal = failedCommits()
+    #expect(await journalWatcher.waitForLine(startingWith: "commit ") != nil, "\(journalWatcher.errorOutput)")
+    journalWatcher.kill()
+    #expect(
+      failedWithJournal == 0,
+      "\(failedWithJournal) of 200 commits failed with SQLITE_BUSY while dbkey watch ran on a rollback journal"
+    )
+    #expect(try await writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "delete")
     // Watched as a WAL database, where readers never block the writer.
     let watcher = try SpawnedProcess(
       dbkeyPath, ["watch", path, "--key-fd", "0", "--switch-to-wal"], input: keyLine)
