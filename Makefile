@@ -5,7 +5,7 @@
 #   make test          test suite against the system SQLCipher 4.x
 #   make test-legacy   same suite against SQLCipher 3.4.1 (SQLite 3.15.2) in a private prefix
 #   make bench         benchmarks, release build (make bench ARGS='observation-latency')
-#   make lint          swift format lint, scripts/check-readme, the doc-comment check (make format rewrites in place)
+#   make lint          swift format lint, scripts/check-readme, the doc-comment and layering checks (make format rewrites in place)
 #   make docs          DocC archives of Sealite and SealiteKeyring in .build/docs
 #   make doc-check     public symbols without a doc comment (there must be none)
 #   make sanitize      test suite under AddressSanitizer, then ThreadSanitizer (not part of make test)
@@ -205,14 +205,17 @@ bench: setup
 	"$$($(SWIFT) build -c release --show-bin-path)/sealite-bench" $(ARGS)
 
 # swift format, then the documentation's checks: every swift block of README.md and
-# the DocC articles quotes Examples/ (scripts/check-readme), and every public symbol
-# has a doc comment (doc-check, which builds the two library modules in debug).
+# the DocC articles quotes Examples/ (scripts/check-readme), every public symbol has a
+# doc comment (doc-check, which builds the two library modules in debug), and no layer
+# of Sealite uses what a higher one declares (scripts/check-layers, docs/ARCHITECTURE.md).
 lint: doc-check
 	@paths=(); for p in $(FORMAT_PATHS); do [ ! -e "$$p" ] || paths+=("$$p"); done
 	echo "+ $(SWIFT) format lint --strict --parallel --recursive --configuration .swift-format $${paths[*]}"
 	$(SWIFT) format lint --strict --parallel --recursive --configuration .swift-format "$${paths[@]}"
 	echo "+ scripts/check-readme"
 	scripts/check-readme
+	echo "+ scripts/check-layers"
+	scripts/check-layers
 
 # Public symbols of Sealite and SealiteKeyring without a doc comment, from their
 # symbol graphs (scripts/symbol-graphs, which reuses the debug build).

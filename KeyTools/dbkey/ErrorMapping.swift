@@ -26,7 +26,7 @@ enum ErrorMapping {
     case .SQLITE_CORRUPT:
       return CommandError(
         code: .damaged, message: "\(message) (dbkey verify names the damaged pages)")
-    case .SQLITE_READONLY where message.contains("interrupted by a crash"):
+    case .SQLITE_READONLY where error.extendedResultCode == .SQLITE_READONLY_ROLLBACK:
       // A hot journal that a read-only command can not roll back: recover can.
       return CommandError(code: .cannotOpen, message: "\(message) (dbkey recover does)")
     case .SQLITE_BUSY, .SQLITE_LOCKED:

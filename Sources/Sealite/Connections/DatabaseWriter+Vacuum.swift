@@ -13,25 +13,19 @@ extension DatabaseWriter {
 
   /// Writes a compacted copy of the database to `filePath` (`VACUUM INTO`,
   /// SQLite 3.27+). The copy of an encrypted database is encrypted with the
-  /// same key.
+  /// same key. Throws ``SQLiteFeatureError`` if the linked SQLite has no
+  /// `VACUUM INTO`.
   @_disfavoredOverload
   public func vacuum(into filePath: String) throws {
-    try Self.checkVacuumIntoIsSupported()
+    try SQLiteFeatures.linked.require(.vacuumInto)
     try writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [filePath]) }
   }
 
   /// Writes a compacted copy of the database to `filePath` (`VACUUM INTO`,
-  /// SQLite 3.27+), without blocking the caller.
+  /// SQLite 3.27+), without blocking the caller. Throws ``SQLiteFeatureError``
+  /// if the linked SQLite has no `VACUUM INTO`.
   public func vacuum(into filePath: String) async throws {
-    try Self.checkVacuumIntoIsSupported()
+    try SQLiteFeatures.linked.require(.vacuumInto)
     try await writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [filePath]) }
-  }
-
-  private static func checkVacuumIntoIsSupported() throws {
-    guard SQLiteFeatures.linked.sqliteVersionNumber >= 3_027_000 else {
-      throw DatabaseError.misuse(
-        "VACUUM INTO needs SQLite 3.27.0 or later; the linked SQLCipher bundles SQLite "
-          + SQLiteFeatures.linked.sqliteVersion)
-    }
   }
 }

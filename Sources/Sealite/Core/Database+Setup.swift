@@ -71,15 +71,6 @@ extension Database {
     }
   }
 
-  /// True for a regular file of zero bytes, or a missing one (in-memory and
-  /// URI databases are not files).
-  static func isEmptyFile(_ path: String) -> Bool {
-    guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return false }
-    var info = stat()
-    guard stat(path, &info) == 0 else { return true }
-    return info.st_size == 0
-  }
-
   private func applyBusyMode() throws {
     let connection = try self.connection
     switch configuration.busyMode {

@@ -77,8 +77,7 @@ public final class Database {
     guard code == SQLITE_OK, let connection else {
       let error = DatabaseError.fromConnection(connection, code: code)
       sqlite3_close_v2(connection)
-      var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+      if Database.isDirectory(path) {
         // SQLite says "unable to open database file", or "disk I/O error" when read-only.
         throw DatabaseError(
           resultCode: .SQLITE_CANTOPEN, message: error.message,

@@ -90,6 +90,9 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
   // Extended result codes users commonly match
   /// A read transaction can not be upgraded to a write transaction: another connection wrote since it started.
   public static let SQLITE_BUSY_SNAPSHOT = ResultCode(rawValue: 5 | (2 << 8))
+  /// A read-only connection found a hot journal, which only a connection that
+  /// can write may roll back.
+  public static let SQLITE_READONLY_ROLLBACK = ResultCode(rawValue: 8 | (3 << 8))
   /// The database file was moved or deleted while open, so it can not be written.
   public static let SQLITE_READONLY_DBMOVED = ResultCode(rawValue: 8 | (4 << 8))
   /// A read returned fewer bytes than requested.
@@ -176,6 +179,8 @@ extension DatabaseError {
   public static let SQLITE_DONE = ResultCode.SQLITE_DONE
   /// ``ResultCode/SQLITE_BUSY_SNAPSHOT``
   public static let SQLITE_BUSY_SNAPSHOT = ResultCode.SQLITE_BUSY_SNAPSHOT
+  /// ``ResultCode/SQLITE_READONLY_ROLLBACK``
+  public static let SQLITE_READONLY_ROLLBACK = ResultCode.SQLITE_READONLY_ROLLBACK
   /// ``ResultCode/SQLITE_READONLY_DBMOVED``
   public static let SQLITE_READONLY_DBMOVED = ResultCode.SQLITE_READONLY_DBMOVED
   /// ``ResultCode/SQLITE_IOERR_SHORT_READ``

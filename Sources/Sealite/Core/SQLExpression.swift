@@ -265,9 +265,6 @@ public struct TableAlias<RowDecoder>: Sendable {
   public subscript(_ expression: some SQLSpecificExpressible) -> SQLExpression {
     expression.sqlExpression.qualified(with: alias)
   }
-
-  /// All columns of the aliased table, for a selection.
-  public var allColumns: SQLSelection { SQLSelection(impl: .allColumns(alias)) }
 }
 
 extension TableAlias where RowDecoder == Row {

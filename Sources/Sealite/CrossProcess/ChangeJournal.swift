@@ -39,8 +39,9 @@ enum ChangeJournal {
     let version = try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0
     do {
       try insert(encoded, writer, version, db)
-    } catch let error as DatabaseError where error.message?.contains("no such table") == true {
+    } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
       // The table was dropped (a database erased by a migrator): recreate it.
+      guard try !db.tableExists(tableName) else { throw error }
       try createTable(db)
       try insert(encoded, writer, version, db)
     }

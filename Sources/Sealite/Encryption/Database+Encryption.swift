@@ -119,9 +119,11 @@ extension Database {
       config.readonly = true
       config.observesOtherProcesses = false
       do {
-        let check = try DatabaseQueue(path: path, configuration: config)
-        defer { try? check.close() }
-        damage += try check.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }.filter {
+        // A bare connection: this layer opens no queue.
+        let check = try Database(path: path, description: "key check", configuration: config, readOnly: true)
+        defer { check.close() }
+        try check.setUp()
+        damage += try check.withAccess { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }.filter {
           $0 != "ok"
         }
       } catch let error as DatabaseError
@@ -225,7 +227,7 @@ extension Database {
       // A hot journal: SQLite must roll the interrupted transaction back before
       // anything can be read, and a read-only connection can not write.
       throw DatabaseError(
-        resultCode: error.extendedResultCode,
+        resultCode: .SQLITE_READONLY_ROLLBACK,
         message: "a transaction interrupted by a crash left \(path)-journal behind, and a read-only "
           + "connection can not roll it back: open the database for writing once")
     }

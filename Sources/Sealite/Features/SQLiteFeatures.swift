@@ -48,6 +48,14 @@ public struct SQLiteFeatures: Sendable {
     case snapshots
     /// `PRAGMA optimize` (SQLite 3.18).
     case optimizePragma
+    /// `PRAGMA table_xinfo`, which lists hidden and generated columns (SQLite 3.26).
+    /// Without it, a table rebuild copies every column `table_info` lists.
+    case tableXInfo
+    /// `VACUUM INTO`, a compacted copy in another file (SQLite 3.27).
+    case vacuumInto
+    /// `NULLS FIRST` and `NULLS LAST` in `ORDER BY` (SQLite 3.30). Without them,
+    /// orderings sort NULLs with a leading `x IS NULL` term.
+    case nullsOrdering
 
     /// ``minimumSQLiteVersion`` as SQLite's version number (3.24.0 → 3024000).
     public var minimumSQLiteVersionNumber: Int {
@@ -87,6 +95,9 @@ public struct SQLiteFeatures: Sendable {
       case .preupdateHook: return "preupdate hook"
       case .snapshots: return "WAL snapshots"
       case .optimizePragma: return "PRAGMA optimize"
+      case .tableXInfo: return "PRAGMA table_xinfo"
+      case .vacuumInto: return "VACUUM INTO"
+      case .nullsOrdering: return "NULLS FIRST and NULLS LAST"
       }
     }
 
@@ -110,6 +121,9 @@ public struct SQLiteFeatures: Sendable {
       case .preupdateHook: return "3.13.0"
       case .snapshots: return "3.10.0"
       case .optimizePragma: return "3.18.0"
+      case .tableXInfo: return "3.26.0"
+      case .vacuumInto: return "3.27.0"
+      case .nullsOrdering: return "3.30.0"
       }
     }
   }
@@ -181,6 +195,9 @@ public struct SQLiteFeatures: Sendable {
         (.strictTables, ["CREATE TABLE s(x INTEGER) STRICT"]),
         (.generatedColumns, ["CREATE TABLE g(x, y AS (x + 1))"]),
         (.optimizePragma, ["PRAGMA optimize"]),
+        // A pragma SQLite does not know is ignored: its table-valued function is not.
+        (.tableXInfo, ["SELECT hidden FROM pragma_table_xinfo('t')"]),
+        (.nullsOrdering, ["SELECT a FROM t ORDER BY a NULLS LAST"]),
       ]
       // Both the version and a compiled statement must agree: an unknown pragma
       // is silently ignored by SQLite, and a recent version may be built
@@ -190,6 +207,12 @@ public struct SQLiteFeatures: Sendable {
       where versionNumber >= capability.minimumSQLiteVersionNumber
         && statements.allSatisfy({ run($0, connection) })
       {
+        capabilities.insert(capability)
+      }
+      // Compiled, not run: running them would write a file.
+      let compiledOnly: [(Capability, String)] = [(.vacuumInto, "VACUUM INTO 'unused.sqlite'")]
+      for (capability, statement) in compiledOnly
+      where versionNumber >= capability.minimumSQLiteVersionNumber && compiles(statement, connection) {
         capabilities.insert(capability)
       }
     }
@@ -222,6 +245,12 @@ public struct SQLiteFeatures: Sendable {
     var code = sqlite3_step(statement)
     while code == SQLITE_ROW { code = sqlite3_step(statement) }
     return code == SQLITE_DONE
+  }
+
+  private static func compiles(_ sql: String, _ connection: OpaquePointer) -> Bool {
+    var statement: OpaquePointer?
+    defer { sqlite3_finalize(statement) }
+    return sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK && statement != nil
   }
 
   private static func column(_ sql: String, _ connection: OpaquePointer?) -> [String] {

@@ -60,18 +60,6 @@ extension QueryInterfaceRequest: DatabaseRegionConvertible {
 
 extension SQLRequest: DatabaseRegionConvertible {}
 
-extension SQLRelation {
-  /// The tables read by the second queries of `including(all:)`, at any depth.
-  var prefetchedTableNames: [String] {
-    prefetches.flatMap { $0.tableNames } + joins.flatMap { $0.relation.prefetchedTableNames }
-  }
-
-  /// This table, joined tables, and prefetched tables.
-  var allTableNames: [String] {
-    [tableName] + joins.flatMap { $0.relation.allTableNames } + prefetches.flatMap { $0.tableNames }
-  }
-}
-
 extension DatabaseRegionConvertible where Self == DatabaseRegion {
   /// Every table, column and row of the database, where a region is expected:
   /// `try db.notifyChanges(in: .fullDatabase)`.

@@ -43,8 +43,9 @@ public struct DatabaseRegionObservation: Sendable {
         var region = DatabaseRegion()
         for convertible in regions { region.formUnion(try convertible.databaseRegion(db)) }
         observer.setRegion(try region.observableRegion(db))
+        // Before the observer is added: a watch that fails leaves nothing behind.
+        _ = try writer.startWatchingOtherProcesses(db)
         db.add(transactionObserver: observer, extent: .observerLifetime)
-        _ = writer.startWatchingOtherProcesses(db)
       }
     } catch {
       onError(error)

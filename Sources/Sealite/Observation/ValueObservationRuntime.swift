@@ -198,10 +198,11 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
       // Until the first fetch tells the region, every change counts.
       observer.setRegion(.fullDatabase)
     }
-    db.add(transactionObserver: observer, extent: .observerLifetime)
-    if let watch = writer?.startWatchingOtherProcesses(db) {
+    // Before the observer is added: a watch that fails leaves nothing behind.
+    if let watch = try writer?.startWatchingOtherProcesses(db) {
       state.withLock { $0.watch = watch }
     }
+    db.add(transactionObserver: observer, extent: .observerLifetime)
   }
 
   func cancel() {

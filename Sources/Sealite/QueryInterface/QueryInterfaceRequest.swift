@@ -270,24 +270,3 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     return db.changesCount
   }
 }
-
-extension SQLRelation {
-  /// The rows a request selects when it filters its table by rowid primary key
-  /// (`filter(key:)`, `filter(keys:)`, `filter(id:)`), for observation.
-  func selectedRowIDs(_ db: Database) throws -> (table: String, rowIDs: Set<Int64>)? {
-    guard !primaryKeyFilters.isEmpty, !hasJoins, prefetches.isEmpty,
-      try db.primaryKey(tableName).rowIDColumn != nil
-    else { return nil }
-    var rowIDs: Set<Int64>?
-    for values in primaryKeyFilters {
-      let integers = values.compactMap { value -> Int64? in
-        if case .int64(let integer) = value.storage { return integer }
-        return nil
-      }
-      // A key that is not an integer selects no rowid: keep the whole table.
-      guard integers.count == values.count else { return nil }
-      rowIDs = rowIDs.map { $0.intersection(integers) } ?? Set(integers)
-    }
-    return rowIDs.map { (tableName, $0) }
-  }
-}

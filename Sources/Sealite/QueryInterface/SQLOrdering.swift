@@ -53,9 +53,9 @@ public struct SQLOrdering: SQLOrderingTerm, Sendable {
       return try literal.sql(context)
     case .expression(let expression, let direction):
       let sql = try expression.sql(context)
-      // NULLS FIRST/LAST needs SQLite 3.30; before, a leading `x IS NULL` term
-      // sorts the NULLs the same way.
-      let hasNullsOrdering = SQLiteFeatures.linked.sqliteVersionNumber >= 3_030_000
+      // Without NULLS FIRST/LAST, a leading `x IS NULL` term sorts the NULLs
+      // the same way.
+      let hasNullsOrdering = SQLiteFeatures.linked.supports(.nullsOrdering)
       switch direction {
       case .none: return sql
       case .asc: return sql + " ASC"

@@ -30,9 +30,6 @@ struct SQLRelation: Sendable {
   var joins: [SQLJoin] = []
   /// To-many associations fetched with a second query (`including(all:)`).
   var prefetches: [SQLPrefetch] = []
-  /// The values of each `filter(keys:)` applied to the primary key: the
-  /// observed region is then restricted to these rows.
-  var primaryKeyFilters: [[DatabaseValue]] = []
 
   init(tableName: String, selection: [SQLSelection]) {
     self.tableName = tableName

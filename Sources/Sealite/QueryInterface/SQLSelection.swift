@@ -91,3 +91,8 @@ extension SQLSpecificExpressible {
     forKey(key.stringValue)
   }
 }
+
+extension TableAlias {
+  /// All columns of the aliased table, for a selection.
+  public var allColumns: SQLSelection { SQLSelection(impl: .allColumns(alias)) }
+}

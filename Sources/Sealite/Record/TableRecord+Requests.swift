@@ -203,9 +203,7 @@ extension QueryInterfaceRequest {
     let values = keys.map { $0.databaseValue }.filter { !$0.isNull }
     if values.isEmpty { return none() }
     let tableName = relation.tableName
-    var request = self
-    request.relation.primaryKeyFilters.append(values)
-    return request.filter(deferred: { db in
+    return filter(deferred: { db in
       let primaryKey = try db.recordPrimaryKey(tableName)
       guard primaryKey.columns.count == 1 else {
         throw DatabaseError.misuse(

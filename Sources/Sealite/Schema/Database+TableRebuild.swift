@@ -112,7 +112,7 @@ extension Database {
 
   /// The columns the copy moves: all but generated ones, which SQLite computes.
   private func copiedColumns(_ table: String, columns: [ColumnInfo]) throws -> [(from: String, to: String)] {
-    guard features.sqliteVersionNumber >= 3_026_000 else { return columns.map { ($0.name, $0.name) } }
+    guard features.supports(.tableXInfo) else { return columns.map { ($0.name, $0.name) } }
     let rows = try Row.fetchAll(self, sql: "PRAGMA table_xinfo(\(table.quotedDatabaseIdentifier))")
     return rows.compactMap { row in
       let hidden: Int = row["hidden"]

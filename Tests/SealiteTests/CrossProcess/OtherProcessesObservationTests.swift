@@ -88,6 +88,38 @@ struct OtherProcessesObservationTests {
     cancellable.cancel()
   }
 
+  @Test(
+    "A watch that can not read its database fails the observation, with the error, instead of missing commits",
+    arguments: WriterKind.allCases)
+  func watchFailureReachesOnError(kind: WriterKind) async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    let observed = try kind.open(path, watchingConfiguration())
+    // A table of the change journal's name without its columns: the watch's
+    // first read of the journal fails.
+    try await observed.write { db in
+      try db.execute(sql: "CREATE TABLE sealite_change_journal (unrelated); CREATE TABLE t (a)")
+    }
+    let regionErrors = Locked<[any Error]>([])
+    let regionCancellable = DatabaseRegionObservation(tracking: Table("t")).start(
+      in: observed, onError: { error in regionErrors.withLock { $0.append(error) } }, onChange: { _ in })
+    defer { regionCancellable.cancel() }
+    #expect(regionErrors.value.count == 1)
+    #expect((regionErrors.value.first as? DatabaseError)?.resultCode == .SQLITE_ERROR)
+
+    let valueErrors = Locked<[any Error]>([])
+    let valueCancellable = ValueObservation.tracking { db in
+      try Int.fetchOne(db, sql: "SELECT count(*) FROM t")
+    }
+    .start(
+      in: observed, scheduling: .async(onQueue: DispatchQueue(label: "values")),
+      onError: { error in valueErrors.withLock { $0.append(error) } },
+      onChange: { _ in })
+    defer { valueCancellable.cancel() }
+    #expect(await eventually { valueErrors.value.count == 1 })
+    #expect((valueErrors.value.first as? DatabaseError)?.resultCode == .SQLITE_ERROR)
+  }
+
   @Test("An observation started from inside a write also sees other connections")
   func startedInsideWrite() async throws {
     let directory = TemporaryDirectory()

@@ -124,7 +124,8 @@ struct SQLiteFeaturesCapabilityTests {
   /// functions (hooks) or a pragma SQLite ignores silently when unknown.
   static let sqlCapabilities: [SQLiteFeatures.Capability] = [
     .upsert, .returning, .windowFunctions, .jsonFunctions, .jsonArrowOperators, .jsonb, .fts4, .fts5,
-    .mathFunctions, .renameColumn, .dropColumn, .strictTables, .generatedColumns,
+    .mathFunctions, .renameColumn, .dropColumn, .strictTables, .generatedColumns, .tableXInfo, .vacuumInto,
+    .nullsOrdering,
   ]
 
   /// Capabilities that need a compile option (a module) as well as a version.
@@ -204,6 +205,23 @@ struct SQLiteFeaturesCapabilityTests {
     if TestEnvironment.leg != nil {
       #expect(!features.supports(.preupdateHook))
       #expect(!features.supports(.snapshots))
+    }
+  }
+
+  @Test("vacuum(into:) writes a copy where SQLite has VACUUM INTO, and throws SQLiteFeatureError where not")
+  func vacuumInto() throws {
+    let directory = TemporaryDirectory()
+    let dbQueue = try DatabaseQueue(path: directory.path(), configuration: rawKeyConfiguration())
+    try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1)") }
+    let copy = directory.path("copy.sqlite")
+    if SQLiteFeatures.linked.supports(.vacuumInto) {
+      try dbQueue.vacuum(into: copy)
+      let copyQueue = try DatabaseQueue(path: copy, configuration: rawKeyConfiguration())
+      #expect(try copyQueue.read { db in try Int.fetchOne(db, sql: "SELECT a FROM t") } == 1)
+    } else {
+      let error = try #require(throws: SQLiteFeatureError.self) { try dbQueue.vacuum(into: copy) }
+      #expect(error.capability == .vacuumInto)
+      #expect(!FileManager.default.fileExists(atPath: copy))
     }
   }
 
@@ -317,6 +335,19 @@ struct SQLiteFeaturesCapabilityTests {
       } catch let error as DatabaseError {
         try check(error.resultCode == .SQLITE_CONSTRAINT)
       }
+    case .tableXInfo:
+      try db.execute(sql: "CREATE TABLE tx(a)")
+      let rows = try Row.fetchAll(db, sql: "PRAGMA table_xinfo(tx)")
+      try check(rows.count == 1 && rows[0].hasColumn("hidden"))
+    case .vacuumInto:
+      let directory = TemporaryDirectory()
+      try db.execute(sql: "CREATE TABLE vi(a); INSERT INTO vi VALUES (1)")
+      try db.execute(sql: "VACUUM INTO ?", arguments: [directory.path("copy.sqlite")])
+      try check(FileManager.default.fileExists(atPath: directory.path("copy.sqlite")))
+    case .nullsOrdering:
+      let values = try Int?.fetchAll(
+        db, sql: "SELECT x FROM (SELECT NULL AS x UNION ALL SELECT 1) ORDER BY x NULLS LAST")
+      try check(values == [1, nil])
     case .generatedColumns:
       try db.execute(sql: "CREATE TABLE gc(x INTEGER, y INTEGER AS (x * 2)); INSERT INTO gc(x) VALUES (21)")
       try check(try Int.fetchOne(db, sql: "SELECT y FROM gc") == 42)

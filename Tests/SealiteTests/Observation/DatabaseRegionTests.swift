@@ -78,6 +78,35 @@ extension ObservationTests {
       }
     }
 
+    @Test("a filter on the rowid written as an expression restricts the region as filter(key:) does")
+    func rowIDRegionFromExpressions() throws {
+      let dbQueue = try makeQueue()
+      try dbQueue.read { db in
+        func rowIDs(_ request: QueryInterfaceRequest<ObservedPlayer>) throws -> [Int64]? {
+          let region = try request.databaseRegion(db)
+          let touched = (1...4).filter { region.isModified(by: row("player", Int64($0))) }.map { Int64($0) }
+          return touched.count == 4 ? nil : touched
+        }
+        let byExpression = try ObservedPlayer.filter(Column("id") == 1).databaseRegion(db)
+        let byKey = try ObservedPlayer.filter(key: 1).databaseRegion(db)
+        #expect(byExpression.description == byKey.description)
+        #expect(try rowIDs(ObservedPlayer.filter(Column("id") == 1)) == [1])
+        #expect(try rowIDs(ObservedPlayer.filter(1 == Column("id"))) == [1])
+        #expect(try rowIDs(ObservedPlayer.filter(Column.rowID == 2)) == [2])
+        #expect(try rowIDs(ObservedPlayer.filter(Column("id") == 1 || Column("id") == 3)) == [1, 3])
+        #expect(try rowIDs(ObservedPlayer.filter([1, 3].contains(Column("id")))) == [1, 3])
+        #expect(try rowIDs(ObservedPlayer.filter(Column("id") == 1 && Column("score") > 0)) == [1])
+        #expect(try rowIDs(ObservedPlayer.filter(Column("id") == 1).filter(Column("id") == 2)) == [])
+        #expect(try rowIDs(ObservedPlayer.filter(keys: [1, 2, 3]).filter(Column("id") != 2)) == [1, 2, 3])
+        // Filters that may select any row keep the whole table.
+        #expect(try rowIDs(ObservedPlayer.filter(Column("id") > 1)) == nil)
+        #expect(try rowIDs(ObservedPlayer.filter(Column("id") == 1 || Column("score") > 0)) == nil)
+        #expect(try rowIDs(ObservedPlayer.filter(Column("id") == "1")) == nil)
+        #expect(try rowIDs(ObservedPlayer.filter(Column("teamId") == 1)) == nil)
+        #expect(try rowIDs(ObservedPlayer.all()) == nil)
+      }
+    }
+
     @Test("the union of regions merges their tables, columns and rowids")
     func union() throws {
       let nameOfOne = DatabaseRegion(table: "player", columns: ["name"], rowIDs: [1])

@@ -116,26 +116,6 @@ private struct Tracked: Encodable, MutablePersistableRecord {
 }
 
 /// The SQL of the statements a connection runs, for assertions on what ran.
-private final class StatementLog {
-  var statements: [String] = []
-  /// Statements that change data (not the schema lookups the library makes).
-  var writes: [String] {
-    statements.filter {
-      let head = $0.trimmingCharacters(in: .whitespaces).uppercased()
-      return head.hasPrefix("INSERT") || head.hasPrefix("UPDATE") || head.hasPrefix("DELETE")
-        || head.hasPrefix("REPLACE")
-    }
-  }
-}
-
-private func startLogging(_ db: Database) -> StatementLog {
-  let log = StatementLog()
-  db.trace { event in
-    if case .statement(let statement) = event { log.statements.append(statement.sql) }
-  }
-  return log
-}
-
 private func makeDatabase() throws -> DatabaseQueue {
   let dbQueue = try DatabaseQueue()
   try dbQueue.write { (db: Database) throws in
@@ -256,7 +236,7 @@ struct RecordPersistenceTests {
     try dbQueue.write { (db: Database) throws in
       var player = Player(id: nil, name: "Arthur", score: 10)
       try player.insert(db)
-      let log = startLogging(db)
+      let log = SQLCapture(on: db)
       let changed = try player.updateChanges(db) { $0.score = 10 }
       #expect(!changed)
       let same = player
@@ -274,7 +254,7 @@ struct RecordPersistenceTests {
       try player.insert(db)
       // Another writer changes the name behind the record's back.
       try db.execute(sql: "UPDATE player SET name = 'Renamed' WHERE id = ?", arguments: [player.id])
-      let log = startLogging(db)
+      let log = SQLCapture(on: db)
       let changed = try player.updateChanges(db) { $0.score = 20 }
       db.trace(nil)
       #expect(changed)

@@ -87,18 +87,6 @@ private struct Tag: Codable, FetchableRecord, MutablePersistableRecord, Equatabl
   var uses: Int
 }
 
-private final class StatementLog {
-  var statements: [String] = []
-}
-
-private func startLogging(_ db: Database) -> StatementLog {
-  let log = StatementLog()
-  db.trace { event in
-    if case .statement(let statement) = event { log.statements.append(statement.sql) }
-  }
-  return log
-}
-
 private func makeDatabase() throws -> DatabaseQueue {
   let dbQueue = try DatabaseQueue()
   try dbQueue.write { db in
@@ -273,7 +261,7 @@ struct UpsertTests {
   func pathFollowsTheProbe() throws {
     let dbQueue = try makeDatabase()
     try dbQueue.write { (db: Database) throws in
-      let log = startLogging(db)
+      let log = SQLCapture(on: db)
       var arthur = Player(name: "Arthur", score: 12)
       _ = try arthur.upsertAndFetch(db)
       db.trace(nil)

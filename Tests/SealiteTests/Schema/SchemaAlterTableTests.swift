@@ -267,12 +267,10 @@ struct SchemaAlterTableTests {
   func publicPath() throws {
     let dbQueue = try DatabaseQueue()
     try dbQueue.write { db in try makeMusicSchema(db) }
-    let statements = StatementLog()
-    try dbQueue.writeWithoutTransaction { db in
-      db.trace { statements.append($0.description) }
-      try db.alter(table: "track") { t in t.rename(column: "note", to: "comment") }
+    let statements = try dbQueue.writeWithoutTransaction { db in
+      try capturedSQL(db) { try db.alter(table: "track") { t in t.rename(column: "note", to: "comment") } }
     }
-    let rebuilt = statements.contains("INSERT INTO \"sealite_rebuild_track\"")
+    let rebuilt = statements.contains { $0.contains("INSERT INTO \"sealite_rebuild_track\"") }
     #expect(rebuilt == !SQLiteFeatures.linked.supports(.renameColumn))
     if let leg = TestEnvironment.leg { #expect(rebuilt == (leg == "legacy")) }
     try dbQueue.read { db throws in
@@ -281,13 +279,4 @@ struct SchemaAlterTableTests {
           == ["long", "modal"])
     }
   }
-}
-
-/// The SQL of traced statements.
-private final class StatementLog {
-  private var statements: [String] = []
-
-  func append(_ sql: String) { statements.append(sql) }
-
-  func contains(_ text: String) -> Bool { statements.contains { $0.contains(text) } }
 }

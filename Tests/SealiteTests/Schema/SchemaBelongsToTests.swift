@@ -4,11 +4,7 @@ import Testing
 
 /// The statements a schema change runs, as the trace reports them.
 private func statements(_ db: Database, _ change: () throws -> Void) throws -> [String] {
-  var sql: [String] = []
-  db.trace { sql.append($0.description) }
-  defer { db.trace(nil) }
-  try change()
-  return sql.filter { $0.hasPrefix("CREATE") }
+  try capturedSQL(db, change).filter { $0.hasPrefix("CREATE") }
 }
 
 /// Destination tables of every kind of primary key, named in singular and plural.

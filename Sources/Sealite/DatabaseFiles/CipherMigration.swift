@@ -251,25 +251,15 @@ extension Database {
   /// - `SQLITE_CANTOPEN` "… is a directory, not a database file",
   /// - `SQLITE_NOTADB` "… is empty: not a database" for a zero-length file.
   static func requireFile(atPath path: String) throws {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+    guard FileManager.default.fileExists(atPath: path) else {
       throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "no database file at \(path)")
     }
-    guard !isDirectory.boolValue else {
+    guard !isDirectory(path) else {
       throw DatabaseError(
         resultCode: .SQLITE_CANTOPEN, message: "\(path) is a directory, not a database file")
     }
     if isZeroLengthFile(path) {
       throw DatabaseError(resultCode: .SQLITE_NOTADB, message: "\(path) is empty: not a database")
     }
-  }
-
-  /// True for an existing regular file of zero bytes without a non-empty
-  /// `-wal` beside it (whose frames would hold the database).
-  static func isZeroLengthFile(_ path: String) -> Bool {
-    var info = stat()
-    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == 0 else { return false }
-    var walInfo = stat()
-    return stat(path + "-wal", &walInfo) != 0 || walInfo.st_size == 0
   }
 }
