@@ -9,6 +9,7 @@
 #   make docs          DocC archives of Sealite and SealiteKeyring in .build/docs
 #   make doc-check     public symbols without a doc comment (there must be none)
 #   make sanitize      test suite under AddressSanitizer, then ThreadSanitizer (not part of make test)
+#   make sanitize-ci   AddressSanitizer over the Core and Record suites (CI runs it)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -27,7 +28,7 @@ LEGACY_SCRATCH ?= .build/legacy
 # What swift format checks; directories that do not exist yet are skipped.
 FORMAT_PATHS := Package.swift Sources Tests Examples KeyTools Tools Benchmarks
 
-.PHONY: setup build test test-legacy sanitize demo bench lint format docs doc-check clean
+.PHONY: setup build test test-legacy sanitize sanitize-ci demo bench lint format docs doc-check clean
 
 setup:
 	scripts/setup
@@ -112,6 +113,10 @@ SANITIZE_ALONE ?= FileChangeMonitorTests|OtherProcessesObservationTests|ValueObs
 SANITIZE_ASAN_OPTIONS ?= detect_stack_use_after_return=1:strict_string_checks=1:check_initialization_order=1
 SANITIZE_TSAN_OPTIONS ?= second_deadlock_stack=1
 
+# The sanitizer pass of CI: AddressSanitizer over the suites of the test folders
+# SANITIZE_CI_FOLDERS (every test type named …Tests declared there), within CI's time.
+SANITIZE_CI_FOLDERS ?= Core Record
+
 # LeakSanitizer reports that are not Sealite's, each with its reason. Written to
 # the scratch path; LSAN_OPTIONS names it for the tests and the programs they spawn.
 define LSAN_SUPPRESSIONS
@@ -194,6 +199,14 @@ sanitize: setup
 	  echo "sanitize: $$sanitizer: $$found reports"
 	done
 	exit "$${failed:-0}"
+
+sanitize-ci: setup
+	@suites=$$(for folder in $(SANITIZE_CI_FOLDERS); do
+	  grep -hoE '^(struct|final class|class|enum) [A-Za-z0-9_]+Tests\b' Tests/SealiteTests/$$folder/*.swift
+	done | awk '{print $$NF}' | sort -u | paste -sd'|')
+	[ -n "$$suites" ] || { echo "sanitize-ci: no test suites in $(SANITIZE_CI_FOLDERS)" >&2; exit 1; }
+	echo "sanitize-ci: AddressSanitizer over $$(tr '|' ' ' <<<"$$suites")"
+	$(MAKE) sanitize SANITIZER=address SANITIZE_ARGS="--filter 'SealiteTests\.($$suites)\b'"
 
 demo: setup
 	scripts/with-keyring $(SWIFT) run -c debug sealite-demo $(ARGS)

@@ -29,7 +29,7 @@ public final class Database {
   /// True once the statement cache was checked against the schema version in
   /// the current access.
   private var statementCacheIsValidated = false
-  /// Table names as the schema spells them, by lowercased name (nil for no
+  /// Table names as the schema spells them, by name key (nil for no
   /// such table): the observation layer's, emptied with the statement cache.
   var schemaTableNames: [String: String?] = [:]
   var currentAccess: DatabaseAccess?

@@ -14,10 +14,10 @@ final class RowLayout: Sendable {
     indexes.reserveCapacity(names.count)
     // The leftmost column wins when several have the same name.
     for (index, name) in names.enumerated().reversed() {
-      indexes[name.lowercased()] = index
+      indexes[name.nameKey] = index
     }
     self.indexes = indexes
-    isCanonical = names.indices.map { indexes[names[$0].lowercased()] == $0 }
+    isCanonical = names.indices.map { indexes[names[$0].nameKey] == $0 }
     nameBits = names.map(RowLayout.bits)
   }
 
@@ -71,6 +71,6 @@ final class RowLayout: Sendable {
       }
     }
     if let index = indexes[name] { return index }
-    return indexes[name.lowercased()]
+    return indexes[name.nameKey]
   }
 }

@@ -66,8 +66,8 @@ final class SQLGenerationContext {
     let base = alias.userName ?? alias.tableName ?? tableName ?? "t"
     var name = base
     var suffix = 1
-    let used = Set(aliasNames.values.map { $0.lowercased() })
-    while used.contains(name.lowercased()) {
+    let used = Set(aliasNames.values.map { $0.nameKey })
+    while used.contains(name.nameKey) {
       suffix += 1
       name = "\(base)\(suffix)"
     }

@@ -1,7 +1,7 @@
 import CSQLCipher
 
 extension Statement {
-  /// The lowercased names of the tables the statement's program opens for
+  /// The name keys of the tables the statement's program opens for
   /// reading, found in its `EXPLAIN` listing (`OpenRead` root pages, matched
   /// against the schema). Old SQLite versions do not report to the authorizer
   /// the tables of which no column is read (`SELECT COUNT(*) FROM t`): this is
@@ -31,7 +31,7 @@ extension Statement {
       forEachRow(sql: "SELECT rootpage, tbl_name FROM \(schema)", connection: connection) { statement in
         guard pages.contains(sqlite3_column_int(statement, 0)), let name = sqlite3_column_text(statement, 1)
         else { return }
-        tables.insert(String(cString: name).lowercased())
+        tables.insert(String(cString: name).nameKey)
       }
     }
     return tables

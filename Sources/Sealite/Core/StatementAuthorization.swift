@@ -10,7 +10,7 @@ import CSQLCipher
 /// read by SQLite itself, that comments, `WITH` clauses or odd spellings can
 /// not fool.
 struct StatementAuthorization {
-  /// Read columns by lowercased table name; an empty column name stands for
+  /// Read columns by table name key; an empty column name stands for
   /// the whole table (`SELECT COUNT(*) FROM t` reads no named column).
   var reads: [String: Set<String>] = [:]
   /// Written tables, in the order SQLite reported them.
@@ -77,7 +77,7 @@ struct StatementAuthorization {
     var kind: Kind
     /// The table name as SQLite reported it.
     var tableName: String
-    /// Updated columns, lowercased (empty for inserts and deletes).
+    /// Updated columns, by name key (empty for inserts and deletes).
     var columnNames: Set<String>
   }
 
@@ -103,8 +103,8 @@ struct StatementAuthorization {
         readsInternalTable = true
         return SQLITE_OK
       }
-      let column = second.map { String(cString: $0).lowercased() } ?? ""
-      reads[table.lowercased(), default: []].insert(column)
+      let column = second.map { String(cString: $0).nameKey } ?? ""
+      reads[table.nameKey, default: []].insert(column)
     case SQLITE_INSERT, SQLITE_DELETE, SQLITE_UPDATE:
       guard let first else { return SQLITE_OK }
       let table = String(cString: first)
@@ -113,9 +113,9 @@ struct StatementAuthorization {
       if action == SQLITE_DELETE && isDropStatement { return SQLITE_OK }
       let kind: StatementWrite.Kind =
         action == SQLITE_INSERT ? .insert : action == SQLITE_DELETE ? .delete : .update
-      let column = action == SQLITE_UPDATE ? second.map { String(cString: $0).lowercased() } : nil
+      let column = action == SQLITE_UPDATE ? second.map { String(cString: $0).nameKey } : nil
       if let index = writes.firstIndex(where: {
-        $0.kind == kind && $0.tableName.caseInsensitiveCompare(table) == .orderedSame
+        $0.kind == kind && $0.tableName.sameName(as: table)
       }) {
         if let column { writes[index].columnNames.insert(column) }
       } else {
@@ -146,14 +146,14 @@ struct StatementAuthorization {
       selects = true
     case SQLITE_FUNCTION:
       guard let second else { return SQLITE_OK }
-      let name = String(cString: second).lowercased()
+      let name = String(cString: second).nameKey
       if name == "count" { counts = true }
       // Before SQLite 3.38, `ALTER TABLE … DROP COLUMN` reports no
       // SQLITE_ALTER_TABLE, only a call of this internal function.
       if name == "sqlite_drop_column" { invalidatesSchema = true }
     case SQLITE_PRAGMA:
       isPragma = true
-      if let first, String(cString: first).lowercased() == "query_only" { isQueryOnlyPragma = true }
+      if let first, String(cString: first).nameKey == "query_only" { isQueryOnlyPragma = true }
     case SQLITE_TRANSACTION:
       switch first.map({ String(cString: $0).uppercased() }) {
       case "BEGIN": transactionEffect = .begin
@@ -177,7 +177,7 @@ struct StatementAuthorization {
 
   /// SQLite's own tables (`sqlite_master`, `sqlite_sequence`, …) are not observed.
   static func isInternal(_ table: String) -> Bool {
-    table.utf8.count >= 7 && table.lowercased().hasPrefix("sqlite_")
+    table.utf8.count >= 7 && table.nameKey.hasPrefix("sqlite_")
   }
 }
 

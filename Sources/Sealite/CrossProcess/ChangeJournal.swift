@@ -33,7 +33,7 @@ enum ChangeJournal {
 
   /// Appends one entry, before the transaction commits.
   static func record(tables: Set<String>, writer: String, in db: Database) throws {
-    let names = tables.filter { $0.caseInsensitiveCompare(tableName) != .orderedSame }
+    let names = tables.filter { !$0.sameName(as: tableName) }
     guard !names.isEmpty else { return }
     let encoded = String(decoding: try JSONEncoder().encode(names.sorted()), as: UTF8.self)
     let version = try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0

@@ -298,7 +298,7 @@ final class OtherProcessesWatch: Sendable {
           names = nil
           break
         }
-        names?.formUnion(entryNames.map { $0.lowercased() })
+        names?.formUnion(entryNames.map { $0.nameKey })
       }
       tableNames = names
     }

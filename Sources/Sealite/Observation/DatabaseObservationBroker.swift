@@ -42,7 +42,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
   /// it opened itself, or one a refused RELEASE left open): observers are not
   /// told of that rollback, or are told once, by the broker.
   private var isRollingBackSilently = false
-  /// Whether each written table (lowercased) has rowids, which the update
+  /// Whether each written table (by name key) has rowids, which the update
   /// hook reports; emptied when the schema changes.
   private var tableHasRowIDs: [String: Bool] = [:]
 
@@ -127,7 +127,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
     let statement: Statement
     /// The observers interested in the statement's changes.
     var observations: [StatementObservation] = []
-    /// Tables (lowercased) for which the update hook reported rows.
+    /// Tables (name keys) for which the update hook reported rows.
     var reportedTables: Set<String> = []
     let totalChangesBefore: CInt
     let previous: StatementExecution?
@@ -300,7 +300,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
       connection.map { sqlite3_total_changes($0) } != execution.totalChangesBefore || authorization.dropsTable
     guard changed else { return }
     for write in authorization.writes {
-      let key = write.tableName.lowercased()
+      let key = write.tableName.nameKey
       if execution.reportedTables.contains(key) { continue }
       changedTables[key] = write.tableName
       // A table with rowids that the update hook did not report had no row
@@ -315,7 +315,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
   /// True if the table has rowids (it is no `WITHOUT ROWID` table, nor a
   /// virtual table), judged by whether SQLite compiles a query of its rowid.
   private func hasRowIDs(_ table: String) -> Bool {
-    let key = table.lowercased()
+    let key = table.nameKey
     if let known = tableHasRowIDs[key] { return known }
     guard let connection else { return false }
     var statement: SQLiteStatement?
@@ -414,7 +414,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
   private func rowDidChange(kind: CInt, table: UnsafePointer<CChar>, rowID: Int64) {
     let tableName = String(cString: table)
     guard !StatementAuthorization.isInternal(tableName) else { return }
-    let key = tableName.lowercased()
+    let key = tableName.nameKey
     changedTables[key] = tableName
     guard let execution = currentExecution else { return }
     execution.reportedTables.insert(key)

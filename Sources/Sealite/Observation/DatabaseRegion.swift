@@ -6,7 +6,7 @@
 ///     let region = try Player.filter(key: 1).databaseRegion(db)   // player(*)[1]
 ///     let everything = DatabaseRegion.fullDatabase
 public struct DatabaseRegion: Sendable, Hashable, CustomStringConvertible {
-  /// Regions by lowercased table name; nil for the full database.
+  /// Regions by table name key (`nameKey`); nil for the full database.
   private(set) var tables: [String: TableRegion]?
 
   /// The part of one table a region covers.
@@ -48,9 +48,9 @@ public struct DatabaseRegion: Sendable, Hashable, CustomStringConvertible {
 
   /// A region of one table: some or all of its columns and rows.
   init(table: String, columns: Set<String>? = nil, rowIDs: Set<Int64>? = nil) {
-    let lowercasedColumns = columns.map { Set($0.map { $0.lowercased() }) }
+    let lowercasedColumns = columns.map { Set($0.map { $0.nameKey }) }
     tables = [
-      table.lowercased(): TableRegion(name: table, columns: lowercasedColumns, rowIDs: rowIDs)
+      table.nameKey: TableRegion(name: table, columns: lowercasedColumns, rowIDs: rowIDs)
     ]
   }
 
@@ -65,7 +65,7 @@ public struct DatabaseRegion: Sendable, Hashable, CustomStringConvertible {
   /// True if the region is the whole database.
   public var isFullDatabase: Bool { tables == nil }
 
-  /// The lowercased names of the tables of the region (nil for the full database).
+  /// The name keys of the tables of the region (nil for the full database).
   var tableNames: Set<String>? { tables.map { Set($0.keys) } }
 
   /// The union of two regions.
@@ -90,16 +90,16 @@ public struct DatabaseRegion: Sendable, Hashable, CustomStringConvertible {
   /// The region, restricted to the given rowids of `table` (the rows a
   /// request selects by primary key).
   func restricted(table: String, toRowIDs rowIDs: Set<Int64>) -> DatabaseRegion {
-    guard var tables, var region = tables[table.lowercased()] else { return self }
+    guard var tables, var region = tables[table.nameKey] else { return self }
     region.rowIDs = region.rowIDs.map { $0.intersection(rowIDs) } ?? rowIDs
-    tables[table.lowercased()] = region
+    tables[table.nameKey] = region
     return DatabaseRegion(tables: tables)
   }
 
   /// True if a statement that performs writes of this kind may change the region.
   public func isModified(byEventsOfKind eventKind: DatabaseEventKind) -> Bool {
     guard let tables else { return true }
-    guard let region = tables[eventKind.tableName.lowercased()] else { return false }
+    guard let region = tables[eventKind.tableName.nameKey] else { return false }
     switch eventKind {
     case .insert, .delete:
       return true
@@ -107,7 +107,7 @@ public struct DatabaseRegion: Sendable, Hashable, CustomStringConvertible {
       guard let columns = region.columns else { return true }
       // An empty column name stands for the whole table (`COUNT(*)`).
       if columns.contains("") { return true }
-      return columnNames.contains { columns.contains($0.lowercased()) }
+      return columnNames.contains { columns.contains($0.nameKey) }
     }
   }
 
@@ -115,12 +115,12 @@ public struct DatabaseRegion: Sendable, Hashable, CustomStringConvertible {
   /// statements for which ``isModified(byEventsOfKind:)`` was true.
   public func isModified(by event: DatabaseEvent) -> Bool {
     guard let tables else { return true }
-    guard let region = tables[event.tableName.lowercased()] else { return false }
+    guard let region = tables[event.tableName.nameKey] else { return false }
     guard let rowIDs = region.rowIDs else { return true }
     return rowIDs.contains(event.rowID)
   }
 
-  /// True if the region meets any of these tables (lowercased names).
+  /// True if the region meets any of these tables (name keys).
   func intersects(tableNames: Set<String>) -> Bool {
     guard let tables else { return true }
     return tableNames.contains { tables[$0] != nil }
@@ -146,7 +146,7 @@ public struct DatabaseRegion: Sendable, Hashable, CustomStringConvertible {
   public var description: String {
     guard let tables else { return "full database" }
     if tables.isEmpty { return "empty" }
-    return tables.values.sorted { $0.name.lowercased() < $1.name.lowercased() }.map { region in
+    return tables.values.sorted { $0.name.nameKey < $1.name.nameKey }.map { region in
       var text = region.name
       if let columns = region.columns, !columns.contains("") {
         text += "(" + columns.sorted().joined(separator: ",") + ")"
@@ -198,7 +198,7 @@ extension DatabaseRegion {
       guard let name = try db.schemaTableName(region.name) else { continue }
       var region = region
       region.name = name
-      result[name.lowercased()] = result[name.lowercased()].map { $0.union(region) } ?? region
+      result[name.nameKey] = result[name.nameKey].map { $0.union(region) } ?? region
     }
     return DatabaseRegion(tables: result)
   }
@@ -212,7 +212,7 @@ extension DatabaseRegion {
       guard let name = try db.schemaTableName(region.name) else { continue }
       var region = region
       region.name = name
-      result[name.lowercased()] = result[name.lowercased()].map { $0.union(region) } ?? region
+      result[name.nameKey] = result[name.nameKey].map { $0.union(region) } ?? region
     }
     return DatabaseRegion(tables: result)
   }
@@ -252,15 +252,15 @@ extension Database {
   /// always exists; `sqlite_temp_master` once the temp schema does.
   fileprivate func schemaTableName(_ name: String) throws -> String? {
     validateSchemaFacts()
-    if let known = schemaTableNames[name.lowercased()] { return known }
+    if let known = schemaTableNames[name.nameKey] { return known }
     let found = try lookUpSchemaTableName(name)
-    schemaTableNames[name.lowercased()] = found
+    schemaTableNames[name.nameKey] = found
     return found
   }
 
   private func lookUpSchemaTableName(_ name: String) throws -> String? {
     let schemas = try schemaNames()
-    switch name.lowercased() {
+    switch name.nameKey {
     case "sqlite_master", "sqlite_schema":
       return name
     case "sqlite_temp_master", "sqlite_temp_schema":

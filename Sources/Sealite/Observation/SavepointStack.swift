@@ -26,7 +26,7 @@ struct SavepointStack {
   /// True if `name` is the outermost open savepoint, or one this stack never
   /// saw begin (it began before the connection had observers).
   func isOutermost(_ name: String?) -> Bool {
-    guard let name = name?.lowercased(), let index = savepoints.lastIndex(where: { $0.name == name }) else {
+    guard let name = name?.nameKey, let index = savepoints.lastIndex(where: { $0.name == name }) else {
       return true
     }
     return index == 0
@@ -46,13 +46,13 @@ struct SavepointStack {
   }
 
   mutating func savepointDidBegin(_ name: String?) {
-    savepoints.append((name: name?.lowercased() ?? "", changeCount: changes.count))
+    savepoints.append((name: name?.nameKey ?? "", changeCount: changes.count))
   }
 
   /// The savepoint stays open, emptied of its changes; the ones opened after
   /// it are gone.
   mutating func savepointDidRollBack(_ name: String?) {
-    let name = name?.lowercased() ?? ""
+    let name = name?.nameKey ?? ""
     while let last = savepoints.last, last.name != name { savepoints.removeLast() }
     if let last = savepoints.last {
       changes.removeLast(changes.count - last.changeCount)
@@ -64,7 +64,7 @@ struct SavepointStack {
   /// The savepoint and the ones opened after it are gone; their changes now
   /// belong to the savepoint around them, or to the transaction.
   mutating func savepointDidRelease(_ name: String?) {
-    let name = name?.lowercased() ?? ""
+    let name = name?.nameKey ?? ""
     while let last = savepoints.last, last.name != name { savepoints.removeLast() }
     if !savepoints.isEmpty { savepoints.removeLast() }
   }

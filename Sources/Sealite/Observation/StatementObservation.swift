@@ -18,9 +18,9 @@ struct StatementObservation {
     return !advertisedWrites.contains { $0.matches(event) }
   }
 
-  /// True if the observer observes writes of `table` (lowercased).
+  /// True if the observer observes writes of `table` (its name key).
   func observesTable(_ table: String) -> Bool {
-    (observedWrites ?? advertisedWrites).contains { $0.tableName.lowercased() == table }
+    (observedWrites ?? advertisedWrites).contains { $0.tableName.nameKey == table }
   }
 }
 
@@ -32,6 +32,6 @@ extension StatementAuthorization.StatementWrite {
       case (.insert, .insert), (.delete, .delete), (.update, .update): true
       default: false
       }
-    return sameKind && tableName.caseInsensitiveCompare(event.tableName) == .orderedSame
+    return sameKind && tableName.sameName(as: event.tableName)
   }
 }

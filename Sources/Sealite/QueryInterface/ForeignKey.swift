@@ -45,9 +45,9 @@ extension Database {
       declared[id] = entry
     }
     let candidates = declared.keys.sorted().compactMap { declared[$0] }.filter { entry in
-      guard entry.table.lowercased() == referencedTable.lowercased() else { return false }
+      guard entry.table.sameName(as: referencedTable) else { return false }
       if let explicit {
-        return entry.from.map { $0.lowercased() } == explicit.originColumns.map { $0.lowercased() }
+        return entry.from.map { $0.nameKey } == explicit.originColumns.map { $0.nameKey }
       }
       return true
     }

@@ -134,12 +134,12 @@ extension MutablePersistableRecord {
     guard key.isComplete else {
       throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key.dictionary)
     }
-    let keyColumns = Set(key.values.map { $0.0.lowercased() })
-    let wanted = Set(columns.map { $0.lowercased() })
+    let keyColumns = Set(key.values.map { $0.0.nameKey })
+    let wanted = Set(columns.map { $0.nameKey })
     let tableColumns = try db.columns(in: Self.databaseTableName).map { $0.name }
-    let containerColumns = Set(container.columns.map { $0.lowercased() })
+    let containerColumns = Set(container.columns.map { $0.nameKey })
     var updated = tableColumns.filter {
-      let name = $0.lowercased()
+      let name = $0.nameKey
       return wanted.contains(name) && containerColumns.contains(name) && !keyColumns.contains(name)
     }
     if updated.isEmpty {

@@ -62,41 +62,11 @@ public struct PersistenceContainer: Sendable {
   func index(of column: String) -> Int? {
     // No two columns are equal ignoring case (`set` replaces the value of a
     // column it finds), so one pass finds the only candidate.
-    columns.firstIndex { caseInsensitiveEquals($0, column) }
+    columns.firstIndex { $0.sameName(as: column) }
   }
 
   /// The values as a dictionary keyed by column.
   var dictionary: [String: DatabaseValue] {
     Dictionary(zip(columns, values), uniquingKeysWith: { _, last in last })
-  }
-}
-
-/// `a.lowercased() == b.lowercased()`, without allocating for ASCII names.
-@inline(__always)
-func caseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
-  // Most names are told apart by their first byte (a record writes new columns
-  // one after the other): two ASCII bytes that differ even ignoring case.
-  if let x = a.utf8.first, let y = b.utf8.first, x < 0x80, y < 0x80, x | 0x20 != y | 0x20 {
-    return false
-  }
-  var lhs = a.utf8.makeIterator()
-  var rhs = b.utf8.makeIterator()
-  while true {
-    switch (lhs.next(), rhs.next()) {
-    case (nil, nil):
-      return true
-    case let (x?, y?) where x < 0x80 && y < 0x80:
-      if x == y { continue }
-      // ASCII letters differ in case by bit 0x20 only.
-      let lowerX = x | 0x20
-      guard lowerX == y | 0x20, lowerX >= 0x61, lowerX <= 0x7A else { return false }
-    case (nil, let y?) where y < 0x80:
-      return false
-    case (let x?, nil) where x < 0x80:
-      return false
-    default:
-      // Non-ASCII: Unicode case mapping.
-      return a.lowercased() == b.lowercased()
-    }
   }
 }

@@ -19,16 +19,16 @@ struct UpsertPlan {
 
   /// The assignments of the DO UPDATE clause, with `excluded` values.
   func assignments(container: PersistenceContainer, keyColumns: [String]) -> [ColumnAssignment] {
-    let protected = Set((keyColumns + conflictTarget).map { $0.lowercased() })
+    let protected = Set((keyColumns + conflictTarget).map { $0.nameKey })
     var result: [ColumnAssignment] = []
     if strategy == .allColumns {
-      for column in container.columns where !protected.contains(column.lowercased()) {
+      for column in container.columns where !protected.contains(column.nameKey) {
         result.append(
           ColumnAssignment(columnName: column, value: SQLExpression(.column(column, alias: excluded))))
       }
     }
     for assignment in userAssignments {
-      result.removeAll { $0.columnName.lowercased() == assignment.columnName.lowercased() }
+      result.removeAll { $0.columnName.sameName(as: assignment.columnName) }
       if assignment.value != nil { result.append(assignment) }
     }
     return result

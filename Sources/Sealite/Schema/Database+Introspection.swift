@@ -23,7 +23,7 @@ extension Database {
 
   private func schemaObjectExists(type: String, name: String, in schemaName: String?) throws -> Bool {
     let masters: [String]
-    switch schemaName?.lowercased() {
+    switch schemaName?.nameKey {
     case nil: masters = ["sqlite_master", "sqlite_temp_master"]
     case "temp": masters = ["sqlite_temp_master"]
     case let schema?: masters = ["\(schema.quotedDatabaseIdentifier).sqlite_master"]
@@ -210,7 +210,7 @@ extension Database {
       }
       schemaCache.isValidated = true
     }
-    let key = "\(kind):\(table.lowercased())"
+    let key = "\(kind):\(table.nameKey)"
     if let value = schemaCache.entries[key] as? T { return value }
     let value = try compute()
     schemaCache.entries[key] = value

@@ -262,13 +262,3 @@ extension CreateTableStatement.Element {
     return Self(tokens: nameAndType + constraints.renamingColumn(old, to: new, inTable: table))
   }
 }
-
-extension String {
-  /// True if both strings name the same schema object: SQLite compares names
-  /// byte by byte, ignoring ASCII case only (so "é" and "e\u{301}", or "é" and
-  /// "É", are different names, which `caseInsensitiveCompare` would take as one).
-  func sameName(as other: String) -> Bool {
-    func folded(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte + 32 : byte }
-    return utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { folded($0) == folded($1) }
-  }
-}

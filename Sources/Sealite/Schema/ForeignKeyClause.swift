@@ -18,7 +18,7 @@ struct ForeignKeyClause {
   {
     if let destinationColumns { return destinationColumns }
     let refersToItself =
-      definingTable.map { destinationTable.caseInsensitiveCompare($0) == .orderedSame } ?? false
+      definingTable.map { destinationTable.sameName(as: $0) } ?? false
     if refersToItself, let definingPrimaryKey { return definingPrimaryKey }
     if try db.tableExists(destinationTable) { return try db.primaryKey(destinationTable).columns }
     // A table being created without a declared primary key refers to its rowid.

@@ -58,11 +58,11 @@ public final class ForeignKeyDefinition {
     -> PrimaryKeyDescriptor
   {
     if let destinationTable {
-      if let originKey, originTable.lowercased() == destinationTable.lowercased() { return originKey }
+      if let originKey, originTable.sameName(as: destinationTable) { return originKey }
       return try PrimaryKeyDescriptor.find(db, table: destinationTable)
     }
     if let originKey,
-      Inflections.singularize(originTable).lowercased() == Inflections.singularize(name).lowercased()
+      Inflections.singularize(originTable).sameName(as: Inflections.singularize(name))
     {
       return originKey
     }
@@ -103,7 +103,7 @@ struct PrimaryKeyDescriptor {
     return PrimaryKeyDescriptor(
       table: table,
       columns: primaryKey.columns.map { name in
-        let info = infos.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        let info = infos.first { $0.name.sameName(as: name) }
         let type = info.flatMap { $0.type.isEmpty ? nil : Database.ColumnType(rawValue: $0.type) }
         return KeyColumn(name: name, type: type)
       })

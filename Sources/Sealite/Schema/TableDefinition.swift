@@ -204,7 +204,7 @@ public final class TableDefinition {
   }
 
   private func definedColumn(_ name: String) -> ColumnDefinition? {
-    for case .column(let column) in items where column.name.caseInsensitiveCompare(name) == .orderedSame {
+    for case .column(let column) in items where column.name.sameName(as: name) {
       return column
     }
     return nil

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 // The `async` accesses honour Swift concurrency as GRDB's do (its
 // DatabaseReaderTests and DatabaseWriterTests): the closure runs inside the
@@ -71,7 +70,7 @@ private let endlessCount = """
 
 /// Lets a test cancel the task whose access is running.
 private final class TaskBox: Sendable {
-  private let task = Locked<Task<Void, any Error>?>(nil)
+  private let task = Shared<Task<Void, any Error>?>(nil)
   func set(_ value: Task<Void, any Error>) { task.withLock { $0 = value } }
   func cancel() { task.value?.cancel() }
 }
@@ -95,7 +94,7 @@ struct AsyncAccessCancellationTests {
     arguments: accessesAndStores)
   fileprivate func cancelledBeforeAccess(access: Access, store: Store) async throws {
     try await withStore(store) { writer async throws in
-      let ran = Locked(false)
+      let ran = Shared(false)
       let gate = DispatchSemaphore(value: 0)
       let task = Task {
         // The task is cancelled by the time it reaches the access.
@@ -122,7 +121,7 @@ struct AsyncAccessCancellationTests {
   fileprivate func cancelledDuringSuccessfulAccess(access: Access, store: Store) async throws {
     try await withStore(store) { writer async throws in
       let box = TaskBox()
-      let sawCancellation = Locked<Bool?>(nil)
+      let sawCancellation = Shared<Bool?>(nil)
       let task = Task {
         try await Task.sleep(for: .zero)
         _ = try await access.run(writer) { _ in
@@ -148,7 +147,7 @@ struct AsyncAccessCancellationTests {
   fileprivate func statementAfterCancellation(access: Access, store: Store) async throws {
     try await withStore(store) { writer async throws in
       let box = TaskBox()
-      let thrown = Locked<String?>(nil)
+      let thrown = Shared<String?>(nil)
       let task = Task {
         try await Task.sleep(for: .zero)
         _ = try await access.run(writer) { db in
@@ -174,7 +173,7 @@ struct AsyncAccessCancellationTests {
   fileprivate func cursorInterrupted(access: Access, store: Store) async throws {
     try await withStore(store) { writer async throws in
       let box = TaskBox()
-      let rowsAfterCancel = Locked<Int?>(nil)
+      let rowsAfterCancel = Shared<Int?>(nil)
       let task = Task {
         try await Task.sleep(for: .zero)
         _ = try await access.run(writer) { db in
@@ -258,7 +257,7 @@ struct AsyncAccessCancellationTests {
   )
   fileprivate func interruptStopsStatement(store: Store) async throws {
     try await withStore(store) { writer async throws in
-      let done = Locked(false)
+      let done = Shared(false)
       let reading = Task {
         defer { done.withLock { $0 = true } }
         return try await writer.read { db in try Int.fetchOne(db, sql: endlessCount) }

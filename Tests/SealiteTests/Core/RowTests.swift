@@ -59,11 +59,13 @@ struct RowTests {
     let sql = "SELECT 1 AS \(long), 2 AS \"prénom\", 3 AS short, 4 AS \"Ünïcode\""
     func check(_ row: Row) {
       let computed = String(["sh", "ort"].joined())
+      // SQLite folds the case of ASCII letters only: "PRéNOM" is "prénom",
+      // "PRÉNOM" is another name.
       let values: [Int?] = [
-        row[long], row[long.uppercased()], row["prénom"], row["PRÉNOM"], row[computed], row["ünïcode"],
-        row["missing"],
+        row[long], row[long.uppercased()], row["prénom"], row["PRéNOM"], row[computed], row["ÜNïCODE"],
+        row["missing"], row["PRÉNOM"], row["ünïcode"],
       ]
-      #expect(values == [1, 1, 2, 2, 3, 4, nil])
+      #expect(values == [1, 1, 2, 2, 3, 4, nil, nil, nil])
     }
     try DatabaseQueue().read { db in
       let cursor = try Row.fetchCursor(db, sql: sql)

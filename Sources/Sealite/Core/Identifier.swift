@@ -1,0 +1,26 @@
+// SQLite's rule for names of tables, columns, indexes, savepoints…: they
+// compare byte by byte, ignoring the case of ASCII letters only. "é" and "É",
+// or "é" and "e\u{301}", are different names, which `lowercased()` and
+// `caseInsensitiveCompare` would take for one. Every comparison of names in
+// Sealite goes through these two.
+
+extension String {
+  /// True if both strings name the same schema object, as SQLite compares names.
+  func sameName(as other: String) -> Bool {
+    utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { $0.asciiFolded == $1.asciiFolded }
+  }
+
+  /// The name with its ASCII letters lowercased: equal keys for the names
+  /// SQLite takes for one, as ``sameName(as:)`` says. The key of dictionaries
+  /// of names.
+  var nameKey: String {
+    // Most names have no uppercase letter: no copy.
+    guard utf8.contains(where: { $0 &- 65 < 26 }) else { return self }
+    return String(decoding: utf8.map(\.asciiFolded), as: UTF8.self)
+  }
+}
+
+extension UInt8 {
+  /// The byte, lowercased if it is an ASCII uppercase letter.
+  fileprivate var asciiFolded: UInt8 { self &- 65 < 26 ? self + 32 : self }
+}
