@@ -53,18 +53,3 @@ extension SQLiteFeatures {
     return result
   }
 }
-
-extension DatabaseError {
-  /// The error to throw for a statement SQLite could not compile: a
-  /// ``SQLiteFeatureError`` when the statement uses a capability the linked
-  /// SQLite lacks, else the error itself.
-  func namingMissingCapability(sql: String) -> any Error {
-    guard resultCode == .SQLITE_ERROR, let capability = SQLiteFeatures.linked.missingCapability(usedBy: sql)
-    else {
-      return self
-    }
-    return SQLiteFeatureError(
-      capability: capability, presentVersion: SQLiteFeatures.linked.sqliteVersion, sql: self.sql,
-      sqliteMessage: message)
-  }
-}

@@ -273,11 +273,6 @@ public struct SQLiteFeatures: Sendable {
   }
 }
 
-extension Database {
-  /// The features of the linked SQLCipher library.
-  public var features: SQLiteFeatures { SQLiteFeatures.linked }
-}
-
 /// Thrown when an operation needs a capability the linked SQLite lacks. Its
 /// description names the feature, the SQLite version it needs and the version present.
 public struct SQLiteFeatureError: Error, Sendable, CustomStringConvertible {

@@ -229,7 +229,7 @@ struct BadInputTests {
   func randomBytes() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    var generator = SeededGenerator(state: 42)
+    var generator = SplitMix64(seed: 42)
     try Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(
       to: URL(fileURLWithPath: path))
     let before = tree(directory)

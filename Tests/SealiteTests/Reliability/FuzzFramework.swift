@@ -10,6 +10,7 @@ import Testing
 // MARK: - Seeds and iterations
 
 /// SplitMix64 (Steele, Lea and Flood): small, fast, and the same on every platform.
+/// The tests' one seeded generator: fuzzing, tampering and bad input replay from a seed.
 struct SplitMix64: RandomNumberGenerator {
   private var state: UInt64
 

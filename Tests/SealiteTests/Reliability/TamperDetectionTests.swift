@@ -35,20 +35,6 @@ private let snapshotQueries = [
 /// The result of each snapshot query.
 private typealias Snapshot = [String: [Row]]
 
-/// A deterministic generator (SplitMix64), so that every run tampers the same bytes
-/// (bad-input tests use it too).
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// The linked SQLCipher's major version: 4 has `cipher_integrity_check`, 3 does not.
 private var sqlcipherMajorVersion: Int {
   SQLiteFeatures.linked.sqlcipherVersionNumber?.split(separator: ".").first.flatMap { Int($0) } ?? 0
@@ -62,7 +48,7 @@ private var unauthenticatedTailSize: Int { sqlcipherMajorVersion >= 4 ? 0 : 12 }
 
 /// One batch of deterministic rows: some authors, books (one with a body
 /// longer than a page, for overflow pages) and tags.
-private func insertBatch(_ db: Database, batch: Int, generator: inout SeededGenerator) throws {
+private func insertBatch(_ db: Database, batch: Int, generator: inout SplitMix64) throws {
   for index in 0..<4 {
     let id = batch * 4 + index + 1
     try db.execute(
@@ -203,7 +189,7 @@ private struct MainFileFixture {
     let path = directory.path("original.sqlite")
     let queue = try DatabaseQueue(path: path, configuration: tamperConfiguration())
     try queue.write { db in try createSchema(db) }
-    var generator = SeededGenerator(state: 7)
+    var generator = SplitMix64(seed: 7)
     var batch = 0
     while try integerPragma(queue, "page_count") < target {
       try queue.write { db in try insertBatch(db, batch: batch, generator: &generator) }
@@ -296,7 +282,7 @@ private struct WALFixture {
   init(pages target: Int, commits: Int) throws {
     directory = TemporaryDirectory("tamper-wal")
     let path = directory.path("original.sqlite")
-    var generator = SeededGenerator(state: 11)
+    var generator = SplitMix64(seed: 11)
     // The base, checkpointed into the file when its pool closes.
     var pool = try DatabasePool(path: path, configuration: tamperConfiguration())
     try pool.write { db in try createSchema(db) }
@@ -518,7 +504,7 @@ struct TamperDetectionTests {
     // read as zeros when nothing else was read after it.
     let directory = TemporaryDirectory()
     let path = directory.path()
-    var generator = SeededGenerator(state: 3)
+    var generator = SplitMix64(seed: 3)
     let value = Data((0..<5000).map { _ in UInt8.random(in: 0...255, using: &generator) })
     let queue = try DatabaseQueue(path: path, configuration: tamperConfiguration())
     try await queue.write { db in
@@ -638,7 +624,7 @@ struct TamperDetectionTests {
     .enabled(if: longVersionPages != nil))
   func longVersion() async throws {
     let pages = try #require(Self.longVersionPages)
-    var generator = SeededGenerator(state: UInt64(pages))
+    var generator = SplitMix64(seed: UInt64(pages))
     let fixture = try MainFileFixture(pages: pages)
     let size = fixture.pageSize
     var main = TamperCounts()
