@@ -58,12 +58,6 @@ enum LockPreservingFileRead {
     for close in closable { close() }
   }
 
-  /// The number of descriptors and connections kept open here, retired ones
-  /// included.
-  static var openCount: Int {
-    table.withLock { $0.current.count + $0.retired.count }
-  }
-
   private static let table = Mutex(DescriptorTable())
 }
 
@@ -71,7 +65,6 @@ enum LockPreservingFileRead {
 private struct OpenFile: Sendable {
   let descriptor: Int32
   let id: ProcessLocks.FileID
-  let device: UInt64
   var users = 0
 }
 
@@ -94,7 +87,7 @@ private struct DescriptorTable: Sendable {
   mutating func checkOut(_ path: String) -> (file: (path: String, descriptor: Int32)?, opened: Bool) {
     var status = stat()
     guard stat(path, &status) == 0 else { return (nil, false) }
-    if var file = current[path], file.device == UInt64(status.st_dev), file.id.inode == UInt64(status.st_ino)
+    if var file = current[path], file.id == ProcessLocks.FileID(UInt64(status.st_dev), UInt64(status.st_ino))
     {
       file.users += 1
       current[path] = file
@@ -110,8 +103,7 @@ private struct DescriptorTable: Sendable {
     }
     if let replaced = current[path] { retire(replaced) }
     current[path] = OpenFile(
-      descriptor: descriptor, id: ProcessLocks.FileID(UInt64(opened.st_dev), UInt64(opened.st_ino)),
-      device: UInt64(opened.st_dev), users: 1)
+      descriptor: descriptor, id: ProcessLocks.FileID(UInt64(opened.st_dev), UInt64(opened.st_ino)), users: 1)
     retireUnlinked()
     return ((path, descriptor), true)
   }

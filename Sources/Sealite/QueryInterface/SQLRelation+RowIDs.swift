@@ -37,7 +37,7 @@ extension SQLExpression {
   ///
   /// `alias` is the relation's table: a column qualified with another
   /// table's alias is not its rowid.
-  func identifyingRowIDs(alias: SQLTableAlias, primaryKey: PrimaryKeyInfo) throws -> Set<Int64>? {
+  func identifyingRowIDs(alias: SQLTableAlias, primaryKey: PrimaryKeyInfo) -> Set<Int64>? {
     switch impl {
     case .value(let value):
       // WHERE NULL and WHERE 0 select no row.
@@ -46,7 +46,7 @@ extension SQLExpression {
     case .associative(let op, let expressions, _) where op == "AND":
       var result: Set<Int64>?
       for expression in expressions {
-        guard let rowIDs = try expression.identifyingRowIDs(alias: alias, primaryKey: primaryKey) else {
+        guard let rowIDs = expression.identifyingRowIDs(alias: alias, primaryKey: primaryKey) else {
           continue
         }
         result = result.map { $0.intersection(rowIDs) } ?? rowIDs
@@ -55,7 +55,7 @@ extension SQLExpression {
     case .associative(let op, let expressions, _) where op == "OR":
       var result: Set<Int64> = []
       for expression in expressions {
-        guard let rowIDs = try expression.identifyingRowIDs(alias: alias, primaryKey: primaryKey) else {
+        guard let rowIDs = expression.identifyingRowIDs(alias: alias, primaryKey: primaryKey) else {
           return nil
         }
         result.formUnion(rowIDs)
@@ -81,7 +81,7 @@ extension SQLExpression {
     case .postfix(let expression, "IS NULL") where expression.isRowID(of: alias, primaryKey: primaryKey):
       return []
     case .collate(let expression, _):
-      return try expression.identifyingRowIDs(alias: alias, primaryKey: primaryKey)
+      return expression.identifyingRowIDs(alias: alias, primaryKey: primaryKey)
     default:
       return nil
     }
