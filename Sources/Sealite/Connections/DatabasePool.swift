@@ -71,7 +71,7 @@ public final class DatabasePool: DatabaseWriter {
     let currentConfiguration = Locked(configuration)
     self.currentConfiguration = currentConfiguration
     try writer.sync { db in
-      db.keyChangeObserver = { key in currentConfiguration.withLock { $0.rekeyedKey = key } }
+      db.observeKeyChanges { key in currentConfiguration.withLock { $0.rekeyedKey = key } }
     }
     barrier = DispatchQueue(label: "\(label).barrier", attributes: .concurrent)
     barrier.setSpecific(key: accessKey, value: true)

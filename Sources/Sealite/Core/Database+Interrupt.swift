@@ -53,10 +53,10 @@ extension Database {
     func run<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
       try Task.checkCancellation()
       state.withLock { $0.target = db.interruptHandle }
-      let previous = db.attachments[Database.taskCancellationKey]
-      db.attachments[Database.taskCancellationKey] = self
+      let previous = db.taskCancellation
+      db.taskCancellation = self
       defer {
-        db.attachments[Database.taskCancellationKey] = previous
+        db.taskCancellation = previous
         state.withLock { $0.target = nil }
       }
       do {
@@ -67,15 +67,12 @@ extension Database {
     }
   }
 
-  private static let taskCancellationKey = ObjectIdentifier(TaskCancellation.self)
-
   /// Throws `CancellationError` if the `async` access that runs `statement`
   /// belongs to a cancelled task. Statements that end a transaction (rollback,
   /// a commit of a read-only connection) still run, so that the access can
   /// leave the connection as it found it.
   func checkCancellation(before statement: Statement) throws {
-    guard let cancellation = attachments[Database.taskCancellationKey] as? TaskCancellation,
-      cancellation.isCancelled
+    guard let cancellation = taskCancellation, cancellation.isCancelled
     else { return }
     switch statement.authorization.transactionEffect {
     case .rollback, .rollbackToSavepoint: return

@@ -29,24 +29,10 @@ public final class Database {
   /// True once the statement cache was checked against the schema version in
   /// the current access.
   private var statementCacheIsValidated = false
-  /// Table names as the schema spells them, by name key (nil for no
-  /// such table): the observation layer's, emptied with the statement cache.
-  var schemaTableNames: [String: String?] = [:]
   var currentAccess: DatabaseAccess?
   /// True once a key was given to SQLCipher (configuration or `usePassphrase`).
   var isKeyed = false
   var tracer: Tracer?
-  /// Memo of schema introspection for the Schema layer, which validates it
-  /// against `PRAGMA schema_version` (so changes by any connection are seen).
-  var schemaCache = SchemaCacheStorage()
-  /// Told of every key change on this connection, so that a pool keys the
-  /// connections it opens afterwards with the new key (GRDB's way to rekey a
-  /// pool: `db.changePassphrase` in a barrier, then `invalidateReadOnlyConnections()`).
-  var keyChangeObserver: (@Sendable (DatabaseKey) -> Void)?
-  /// The passphrase this connection was keyed with (also through
-  /// `usePassphrase` in `prepareDatabase`): a pool derives the key from it
-  /// once for its readers, then forgets it.
-  var passphraseInUse: DatabaseKey?
   let isReadOnlyConnection: Bool
   /// What the authorizer reports while statements compile.
   let authorizationRecorder = AuthorizationRecorder()
@@ -57,9 +43,11 @@ public final class Database {
   /// True while `PRAGMA query_only` forbids writes (a read access of a
   /// queue): transaction observers then hear of nothing.
   var isQueryOnly = false
-  /// State that upper layers keep for the lifetime of the connection (the
-  /// watch on other processes), by key.
-  var attachments: [ObjectIdentifier: AnyObject] = [:]
+  /// The state the layers above Core keep on this connection (see
+  /// ``ConnectionState``).
+  var connectionStates = ConnectionStates()
+  /// The cancellation of the `async` access running on this connection, if any.
+  var taskCancellation: TaskCancellation?
   /// True once a statement wrote rows or schema on this connection.
   var hasWrittenContent = false
 
@@ -100,9 +88,10 @@ public final class Database {
   /// connection alive until they are released (`sqlite3_close_v2`).
   func close() {
     guard let connection = sqliteConnection else { return }
+    for state in connectionStates.all { state.connectionWillClose() }
     statementCache.removeAll()
     tracer = nil
-    attachments.removeAll()
+    connectionStates.removeAll()
     executionObserver = nil
     sqlite3_set_authorizer(connection, nil, nil)
     sqlite3_trace_v2(connection, 0, nil, nil)
@@ -125,10 +114,7 @@ public final class Database {
     let access = DatabaseAccess()
     let previous = currentAccess
     currentAccess = access
-    if previous == nil {
-      schemaCache.isValidated = false
-      statementCacheIsValidated = false
-    }
+    if previous == nil { statementCacheIsValidated = false }
     defer {
       access.isValid = false
       currentAccess = previous
@@ -174,6 +160,11 @@ public final class Database {
   func didExecute(_ statement: Statement, context: AnyObject?) throws {
     let authorization = statement.authorization
     if authorization.invalidatesSchema { schemaDidChange() }
+    if let effect = authorization.transactionEffect, effect == .rollback || effect == .rollbackToSavepoint {
+      // A rolled-back transaction may take back schema changes: the next
+      // statement checks the schema version again.
+      statementCacheIsValidated = false
+    }
     if authorization.writesContent { hasWrittenContent = true }
     if authorization.isQueryOnlyPragma {
       tracer?.isPaused = true
@@ -191,9 +182,7 @@ public final class Database {
   func schemaDidChange() {
     statementCache.removeAll()
     statementCacheSchemaVersion = nil
-    schemaTableNames.removeAll()
-    schemaCache.isValidated = false
-    schemaCache.removeRecordStatements()
+    for state in connectionStates.all { state.schemaDidChange() }
   }
 
   /// Empties the statement cache if another connection changed the schema
@@ -406,45 +395,6 @@ public final class Database {
   /// True if the current access can not write: the connection is read-only,
   /// or `PRAGMA query_only` is on (a read access of a queue).
   public var isReadOnly: Bool { isReadOnlyConnection || isQueryOnly }
-}
-
-/// Storage for the Schema layer's per-connection cache.
-final class SchemaCacheStorage {
-  var schemaVersion: Int32?
-  var entries: [String: Any] {
-    didSet { if entries.isEmpty { removeRecordStatements() } }
-  }
-  /// Record INSERT statements by table, columns and conflict resolution, with
-  /// the table's primary key (the Record layer's; emptied with `entries`).
-  var insertStatements: [RecordStatementKey: (statement: Statement, primaryKey: AnyObject)] = [:]
-  /// The INSERT statement used last: a loop that inserts records of one type
-  /// asks for the same one each time, and comparing its key is cheaper than
-  /// hashing it.
-  var lastInsertStatement: (key: RecordStatementKey, statement: Statement, primaryKey: AnyObject)?
-
-  /// The SQL of primary-key lookups by record type (the Record layer's).
-  var primaryKeyLookups: [ObjectIdentifier: AnyObject] = [:]
-
-  /// Forgets the Record layer's statements: the schema they were built for changed.
-  func removeRecordStatements() {
-    insertStatements.removeAll()
-    lastInsertStatement = nil
-    primaryKeyLookups.removeAll()
-  }
-
-  init() {
-    entries = [:]
-  }
-  /// False at the start of each access and after a schema statement: the
-  /// cache must then be checked against the schema version before use.
-  var isValidated = false
-}
-
-/// Identifies a record INSERT statement.
-struct RecordStatementKey: Hashable {
-  let table: String
-  let columns: [String]
-  let resolution: String
 }
 
 /// The lifetime of one database access closure: cursors keep it and refuse to

@@ -53,9 +53,17 @@ final class OtherProcessesWatch: Sendable {
     lockFreeReader = LockFreeReader(filePath: filePath, configuration: configuration)
   }
 
+  /// Where a connection keeps its watch, once started: the watch lives as
+  /// long as the connection is open.
+  private final class Slot: ConnectionState {
+    var watch: OtherProcessesWatch?
+    static func make(for db: Database) -> Slot { Slot() }
+    func connectionWillClose() { watch = nil }
+  }
+
   /// The watch of `db`, if one was started.
   static func current(in db: Database) -> OtherProcessesWatch? {
-    db.attachments[ObjectIdentifier(OtherProcessesWatch.self)] as? OtherProcessesWatch
+    db.existingState(for: Slot.self)?.watch
   }
 
   /// True if the database is in WAL mode: its `-shm` file, which exists
@@ -72,8 +80,8 @@ final class OtherProcessesWatch: Sendable {
   /// unless already done, or the database is in memory, or the configuration
   /// says not to. Runs on the writer's queue.
   static func start(for db: Database, writer: SerializedDatabase) throws {
-    let key = ObjectIdentifier(OtherProcessesWatch.self)
-    guard db.attachments[key] == nil, db.configuration.observesOtherProcesses,
+    let slot = db.state(for: Slot.self)
+    guard slot.watch == nil, db.configuration.observesOtherProcesses,
       let filePath = databaseFilePath(db.path)
     else { return }
     let watch = OtherProcessesWatch(writer: writer, filePath: filePath, configuration: db.configuration)
@@ -88,7 +96,7 @@ final class OtherProcessesWatch: Sendable {
       _ = watch.lockFreeReader.isAvailable
     }
     watch.state.withLock { $0.fingerprint = fingerprint }
-    db.attachments[key] = watch
+    slot.watch = watch
     let monitor = FileChangeMonitor(
       databasePath: filePath, forcePolling: db.configuration.observesOtherProcessesByPolling,
       handler: { [weak watch] in watch?.filesMayHaveChanged() })

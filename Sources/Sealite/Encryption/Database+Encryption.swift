@@ -29,7 +29,7 @@ extension Database {
       throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "SQLCipher refused the key")
     }
     isKeyed = true
-    passphraseInUse = key.kind == .passphrase ? key : nil
+    state(for: KeyingState.self).passphraseInUse = key.kind == .passphrase ? key : nil
     // SQLCipher 4 logs decryption failures to stderr once a codec is active. A
     // library must not print: failures reach the caller as thrown errors. (The
     // level is process-wide and reset when SQLCipher activates, hence here.)
@@ -100,7 +100,7 @@ extension Database {
       _ = try? removeStaleJournal()
       throw keyChangeFailure()
     }
-    keyChangeObserver?(key)
+    existingState(for: KeyingState.self)?.keyChangeObserver?(key)
   }
 
   /// Why a key change SQLCipher reported as done left the file with its old

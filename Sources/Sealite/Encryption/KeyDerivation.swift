@@ -105,8 +105,9 @@ extension KeyDerivation {
   /// and the file's salt, if it opens the file. The connection forgets its
   /// passphrase.
   static func pooledKey(from db: Database) throws -> DatabaseKey? {
-    guard let passphrase = db.passphraseInUse else { return nil }
-    db.passphraseInUse = nil
+    guard let keying = db.existingState(for: KeyingState.self), let passphrase = keying.passphraseInUse
+    else { return nil }
+    keying.passphraseInUse = nil
     guard let salt = fileSalt(db.path),
       let iterations = try db.integerPragma("kdf_iter")
     else { return nil }

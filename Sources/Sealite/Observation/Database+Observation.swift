@@ -1,11 +1,6 @@
 extension Database {
   /// The observation broker of this connection, created on first use.
-  var observationBroker: DatabaseObservationBroker {
-    if let broker = executionObserver as? DatabaseObservationBroker { return broker }
-    let broker = DatabaseObservationBroker(database: self, connection: sqliteConnection)
-    executionObserver = broker
-    return broker
-  }
+  var observationBroker: DatabaseObservationBroker { state(for: DatabaseObservationBroker.self) }
 
   /// Adds a transaction observer, told of the changes, commits and rollbacks
   /// of this connection.
@@ -29,7 +24,7 @@ extension Database {
 
   /// Removes a transaction observer.
   public func remove(transactionObserver: some TransactionObserver) {
-    guard let broker = executionObserver as? DatabaseObservationBroker else { return }
+    guard let broker = existingState(for: DatabaseObservationBroker.self) else { return }
     forgetCachedStatementsThatDelete()
     broker.remove(transactionObserver)
   }
@@ -45,7 +40,7 @@ extension Database {
   /// are rowids (a change to one row is a change to its table). Read-only
   /// accesses notify nothing.
   public func notifyChanges(in region: some DatabaseRegionConvertible) throws {
-    guard let broker = executionObserver as? DatabaseObservationBroker else { return }
+    guard let broker = existingState(for: DatabaseObservationBroker.self) else { return }
     guard !isReadOnly else { return }
     let region = try region.databaseRegion(self).existingTables(self)
     broker.notifyChanges(in: region, tableNames: nil)

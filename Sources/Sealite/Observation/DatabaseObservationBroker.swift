@@ -17,7 +17,7 @@ import Foundation
 /// ``PendingTransactionCompletion``, set by SQLite's hooks and acted upon once
 /// the statement is over) and the open savepoints (a ``SavepointStack``, which
 /// holds changes back until they can commit).
-final class DatabaseObservationBroker: StatementExecutionObserver {
+final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionState {
   /// The connection; unowned because it owns the broker.
   private unowned(unsafe) let database: Database
   /// Nil for a closed connection: the broker then installs no hook.
@@ -45,6 +45,16 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
   /// Whether each written table (by name key) has rowids, which the update
   /// hook reports; emptied when the schema changes.
   private var tableHasRowIDs: [String: Bool] = [:]
+
+  /// The broker of `db`, made when something first observes the connection:
+  /// it becomes the connection's execution observer.
+  static func make(for db: Database) -> DatabaseObservationBroker {
+    let broker = DatabaseObservationBroker(database: db, connection: db.sqliteConnection)
+    db.executionObserver = broker
+    return broker
+  }
+
+  func schemaDidChange() { tableHasRowIDs = [:] }
 
   init(database: Database, connection: SQLiteConnection?) {
     self.database = database
@@ -202,7 +212,6 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
       }
     }
     let authorization = statement.authorization
-    if authorization.invalidatesSchema { tableHasRowIDs = [:] }
     defer {
       // Without hooks (no observer), an autocommitted statement ends its
       // transaction unseen: its tables must not leak into the next one.

@@ -195,7 +195,7 @@ extension DatabaseRegion {
     guard let tables else { return .fullDatabase }
     var result: [String: TableRegion] = [:]
     for (key, region) in tables where !StatementAuthorization.isInternal(key) {
-      guard let name = try db.schemaTableName(region.name) else { continue }
+      guard let name = try db.canonicalTableName(region.name) else { continue }
       var region = region
       region.name = name
       result[name.nameKey] = result[name.nameKey].map { $0.union(region) } ?? region
@@ -209,7 +209,7 @@ extension DatabaseRegion {
     guard let tables else { return .fullDatabase }
     var result: [String: TableRegion] = [:]
     for region in tables.values {
-      guard let name = try db.schemaTableName(region.name) else { continue }
+      guard let name = try db.canonicalTableName(region.name) else { continue }
       var region = region
       region.name = name
       result[name.nameKey] = result[name.nameKey].map { $0.union(region) } ?? region
@@ -226,7 +226,7 @@ extension DatabaseRegion {
     if let tables {
       regions = Array(tables.values)
     } else {
-      regions = try db.allSchemaTableNames().map { TableRegion(name: $0, columns: nil, rowIDs: nil) }
+      regions = try db.allTableNames().map { TableRegion(name: $0, columns: nil, rowIDs: nil) }
     }
     return regions.flatMap { region -> [DatabaseEventKind] in
       // SQLite's own tables have no columns to introspect.
@@ -235,57 +235,6 @@ extension DatabaseRegion {
         .delete(tableName: region.name), .insert(tableName: region.name),
         .update(tableName: region.name, columnNames: columns),
       ]
-    }
-  }
-}
-
-extension Database {
-  /// The schemas of the connection, in SQLite's order of name resolution:
-  /// temp (if it exists), main, then attached databases.
-  fileprivate func schemaNames() throws -> [String] {
-    let names = try Row.fetchAll(self, sql: "PRAGMA database_list").map { $0[1] as String }
-    return names.filter { $0 == "temp" } + names.filter { $0 != "temp" }
-  }
-
-  /// The name of the table `name` as the schema spells it, or nil if no
-  /// schema has a table of that name (views are no tables). `sqlite_master`
-  /// always exists; `sqlite_temp_master` once the temp schema does.
-  fileprivate func schemaTableName(_ name: String) throws -> String? {
-    validateSchemaFacts()
-    if let known = schemaTableNames[name.nameKey] { return known }
-    let found = try lookUpSchemaTableName(name)
-    schemaTableNames[name.nameKey] = found
-    return found
-  }
-
-  private func lookUpSchemaTableName(_ name: String) throws -> String? {
-    let schemas = try schemaNames()
-    switch name.nameKey {
-    case "sqlite_master", "sqlite_schema":
-      return name
-    case "sqlite_temp_master", "sqlite_temp_schema":
-      return schemas.contains("temp") ? name : nil
-    default:
-      for schema in schemas {
-        let master =
-          schema == "temp" ? "sqlite_temp_master" : "\(schema.quotedDatabaseIdentifier).sqlite_master"
-        if let found = try String.fetchOne(
-          self, sql: "SELECT name FROM \(master) WHERE type = 'table' AND name = ? COLLATE NOCASE",
-          arguments: [name])
-        {
-          return found
-        }
-      }
-      return nil
-    }
-  }
-
-  /// The names of the tables of every schema.
-  fileprivate func allSchemaTableNames() throws -> [String] {
-    try schemaNames().flatMap { schema in
-      let master =
-        schema == "temp" ? "sqlite_temp_master" : "\(schema.quotedDatabaseIdentifier).sqlite_master"
-      return try String.fetchAll(self, sql: "SELECT name FROM \(master) WHERE type = 'table' ORDER BY name")
     }
   }
 }

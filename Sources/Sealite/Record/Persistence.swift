@@ -86,15 +86,14 @@ extension MutablePersistableRecord {
   ) throws -> (Statement, RecordPrimaryKey) {
     let key = RecordStatementKey(
       table: Self.databaseTableName, columns: columns, resolution: resolution.rawValue)
-    let cache = db.schemaCache
+    let cache = db.state(for: RecordStatementCache.self)
     if returning == nil {
-      // Only this method stores into the cache, always a RecordPrimaryKeyBox.
       if let last = cache.lastInsertStatement, last.key == key {
-        return (last.statement, unsafeDowncast(last.primaryKey, to: RecordPrimaryKeyBox.self).primaryKey)
+        return (last.statement, last.primaryKey)
       }
       if let cached = cache.insertStatements[key] {
         cache.lastInsertStatement = (key, cached.statement, cached.primaryKey)
-        return (cached.statement, unsafeDowncast(cached.primaryKey, to: RecordPrimaryKeyBox.self).primaryKey)
+        return (cached.statement, cached.primaryKey)
       }
     }
     let table = Self.databaseTableName.quotedDatabaseIdentifier
@@ -113,9 +112,8 @@ extension MutablePersistableRecord {
     let statement = try db.cachedStatement(sql: sql)
     let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
     if returning == nil {
-      let box = RecordPrimaryKeyBox(primaryKey)
-      cache.insertStatements[key] = (statement, box)
-      cache.lastInsertStatement = (key, statement, box)
+      cache.insertStatements[key] = (statement, primaryKey)
+      cache.lastInsertStatement = (key, statement, primaryKey)
     }
     return (statement, primaryKey)
   }
@@ -175,10 +173,4 @@ extension MutablePersistableRecord {
 extension PersistenceContainer {
   /// The values, as statement arguments.
   var valuesForBinding: [(any DatabaseValueConvertible)?] { values.map { $0 } }
-}
-
-/// A record primary key, as the connection's cache of INSERT statements keeps it.
-final class RecordPrimaryKeyBox {
-  let primaryKey: RecordPrimaryKey
-  init(_ primaryKey: RecordPrimaryKey) { self.primaryKey = primaryKey }
 }

@@ -19,12 +19,11 @@ final class PrimaryKeyLookupSQL {
 extension FetchableRecord where Self: TableRecord {
   /// `fetchOne(db, key:)` through the SQL remembered for this record type.
   static func fetchOneByPrimaryKey(_ db: Database, value: DatabaseValue) throws -> Self? {
-    let cache = db.schemaCache
+    let cache = db.state(for: RecordStatementCache.self)
     let type = ObjectIdentifier(Self.self)
     let lookup: PrimaryKeyLookupSQL
     if let cached = cache.primaryKeyLookups[type] {
-      // Only this method stores into the cache, always a PrimaryKeyLookupSQL.
-      lookup = unsafeDowncast(cached, to: PrimaryKeyLookupSQL.self)
+      lookup = cached
     } else {
       lookup = try makeLookupSQL(db, value: value)
       cache.primaryKeyLookups[type] = lookup

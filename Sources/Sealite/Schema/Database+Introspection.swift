@@ -43,11 +43,11 @@ extension Database {
     try Int32.fetchOne(self, sql: "PRAGMA schema_version") ?? 0
   }
 
-  /// Forgets what this connection learned of the schema. Not needed after
-  /// schema changes, which are noticed; here for GRDB compatibility.
+  /// Forgets what this connection learned of the schema, and its cached
+  /// statements. Not needed after schema changes, which are noticed (by
+  /// this connection or another one); here for GRDB compatibility.
   public func clearSchemaCache() {
-    schemaCache.schemaVersion = nil
-    schemaCache.entries.removeAll()
+    schemaDidChange()
   }
 
   // MARK: - Tables
@@ -55,7 +55,7 @@ extension Database {
   /// The columns of a table or view, in order. Throws if there is none of
   /// that name.
   public func columns(in table: String) throws -> [ColumnInfo] {
-    try cached("columns", table) {
+    try cachedSchemaFact(\.columns, table) {
       let columns = try Row.fetchAll(self, sql: "PRAGMA table_info(\(table.quotedDatabaseIdentifier))")
         .map(ColumnInfo.init(row:))
       guard !columns.isEmpty else { throw DatabaseError.noSuchTable(table) }
@@ -68,7 +68,7 @@ extension Database {
   /// A single `INTEGER PRIMARY KEY` column is the rowid in a rowid table, and
   /// a regular column in a `WITHOUT ROWID` table.
   public func primaryKey(_ table: String) throws -> PrimaryKeyInfo {
-    try cached("primaryKey", table) {
+    try cachedSchemaFact(\.primaryKeys, table) {
       let columns = try self.columns(in: table)
       let keyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted {
         $0.primaryKeyIndex < $1.primaryKeyIndex
@@ -104,7 +104,7 @@ extension Database {
   /// The indexes of a table, including those SQLite made for `UNIQUE` and
   /// `PRIMARY KEY` constraints.
   public func indexes(on table: String) throws -> [IndexInfo] {
-    try cached("indexes", table) {
+    try cachedSchemaFact(\.indexes, table) {
       let list = try Row.fetchAll(self, sql: "PRAGMA index_list(\(table.quotedDatabaseIdentifier))")
       return try list.map { row in
         let name: String = row["name"]
@@ -120,7 +120,7 @@ extension Database {
 
   /// The foreign keys of a table, in the order SQLite reports them.
   public func foreignKeys(on table: String) throws -> [ForeignKeyInfo] {
-    try cached("foreignKeys", table) {
+    try cachedSchemaFact(\.foreignKeys, table) {
       let rows = try Row.fetchAll(self, sql: "PRAGMA foreign_key_list(\(table.quotedDatabaseIdentifier))")
       var byID: [(id: Int, rows: [Row])] = []
       for row in rows {
@@ -187,39 +187,6 @@ extension Database {
       throw ForeignKeyViolation(row: row).databaseError(self)
     }
   }
-
-  // MARK: - Cache
-
-  /// Returns the cached value for (kind, table), or computes and caches it.
-  /// The cache is emptied whenever the schema version changed since it was
-  /// filled, whoever changed it: this connection or another one.
-  private func cached<T>(_ kind: String, _ table: String, compute: () throws -> T) throws -> T {
-    // The versions are read once per database access, and again after this
-    // connection ran a schema statement: not on every lookup, which would
-    // cost two statements per record insert.
-    if !schemaCache.isValidated {
-      let version = try schemaVersion()
-      // A temporary table shadows a main one: its schema counts too.
-      let tempVersion = try Int32.fetchOne(self, sql: "PRAGMA temp.schema_version") ?? 0
-      if schemaCache.schemaVersion != version
-        || schemaCache.entries[Self.tempVersionKey] as? Int32 != tempVersion
-      {
-        schemaCache.entries.removeAll()
-        schemaCache.schemaVersion = version
-        schemaCache.entries[Self.tempVersionKey] = tempVersion
-      }
-      schemaCache.isValidated = true
-    }
-    let key = "\(kind):\(table.nameKey)"
-    if let value = schemaCache.entries[key] as? T { return value }
-    let value = try compute()
-    schemaCache.entries[key] = value
-    return value
-  }
-}
-
-extension Database {
-  private static let tempVersionKey = "#temp.schema_version"
 }
 
 extension DatabaseError {

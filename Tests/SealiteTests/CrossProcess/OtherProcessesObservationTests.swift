@@ -189,7 +189,7 @@ struct OtherProcessesObservationTests {
     // No watch on other connections was started: nothing can refresh the
     // observation for that commit.
     let isWatching = try observed.writer.sync { db in
-      db.attachments[ObjectIdentifier(OtherProcessesWatch.self)] != nil
+      OtherProcessesWatch.current(in: db) != nil
     }
     #expect(!isWatching)
     #expect(values.value == [0])
