@@ -144,16 +144,11 @@ public final class Database {
   /// Called before a statement runs; the result goes back to `didExecute` or
   /// `didFail`.
   @inline(__always)
-  func willExecute(_ statement: Statement) throws -> AnyObject? {
+  func willExecute(_ statement: Statement, restriction: RowIDRestriction? = nil) throws -> AnyObject? {
     _ = try requireAccess(sql: statement.sql)
     try checkCancellation(before: statement)
-    guard let executionObserver else {
-      statement.selectedRowIDs = nil
-      return nil
-    }
-    // The restriction was set for this run only (the statement is cached).
-    defer { statement.selectedRowIDs = nil }
-    return try executionObserver.statementWillExecute(statement)
+    guard let executionObserver else { return nil }
+    return try executionObserver.statementWillExecute(statement, restriction: restriction)
   }
 
   @inline(__always)

@@ -12,7 +12,11 @@ extension Row {
 
   /// All rows of a prepared statement.
   public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Row] {
-    let cursor = try RowCursor(statement: statement, arguments: arguments)
+    try collectAll(RowCursor(statement: statement, arguments: arguments))
+  }
+
+  /// The rows of `cursor`, each copied.
+  static func collectAll(_ cursor: RowCursor) throws -> [Row] {
     var rows: [Row] = []
     var copier = RowCopier()
     while let row = try cursor.next() { rows.append(copier.copy(row)) }

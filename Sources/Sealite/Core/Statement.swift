@@ -41,10 +41,6 @@ public final class Statement {
   let authorization: StatementAuthorization
   /// See `tablesOpenedForReading`.
   var openedTablesCache: Set<String>?
-  /// The only rows of its table the next run selects, when the query interface
-  /// knows them (`filter(key:)` on a rowid primary key): observations of the
-  /// statement then ignore changes to other rows. Cleared at each run.
-  var selectedRowIDs: (table: String, rowIDs: Set<Int64>)?
 
   init(
     database: Database, sql: String, sqliteStatement: SQLiteStatement,

@@ -12,13 +12,13 @@ final class StatementStepper {
   /// The observation layer's value for this run (see `Database.willExecute`).
   private let executionContext: AnyObject?
 
-  init(statement: Statement, arguments: StatementArguments?) throws {
+  init(statement: Statement, arguments: StatementArguments?, restriction: RowIDRestriction? = nil) throws {
     guard let database = statement.database else {
       throw DatabaseError.misuse("the database of this statement is closed", sql: statement.sql)
     }
     if let arguments { try statement.setArguments(arguments) }
     self.access = try database.requireAccess(sql: statement.sql)
-    executionContext = try database.willExecute(statement)
+    executionContext = try database.willExecute(statement, restriction: restriction)
     self.statement = statement
     self.sqliteStatement = statement.sqliteStatement
     sqlite3_reset(sqliteStatement)
@@ -70,11 +70,12 @@ public final class RowCursor: Cursor {
   /// step then gives a new row.
   private let adapter: (@Sendable (Row) -> Row)?
 
-  init(statement: Statement, arguments: StatementArguments? = nil, adapter: (@Sendable (Row) -> Row)? = nil)
-    throws
-  {
+  init(
+    statement: Statement, arguments: StatementArguments? = nil, adapter: (@Sendable (Row) -> Row)? = nil,
+    restriction: RowIDRestriction? = nil
+  ) throws {
     self.statement = statement
-    stepper = try StatementStepper(statement: statement, arguments: arguments)
+    stepper = try StatementStepper(statement: statement, arguments: arguments, restriction: restriction)
     row = Row(statement: statement, keepAlive: stepper)
     self.adapter = adapter
   }
@@ -102,9 +103,11 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Cursor 
   public let statement: Statement
   private let stepper: StatementStepper
 
-  init(statement: Statement, arguments: StatementArguments? = nil) throws {
+  init(statement: Statement, arguments: StatementArguments? = nil, restriction: RowIDRestriction? = nil)
+    throws
+  {
     self.statement = statement
-    stepper = try StatementStepper(statement: statement, arguments: arguments)
+    stepper = try StatementStepper(statement: statement, arguments: arguments, restriction: restriction)
   }
 
   public func next() throws -> Value? {
@@ -126,9 +129,11 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
   public let statement: Statement
   private let stepper: StatementStepper
 
-  init(statement: Statement, arguments: StatementArguments? = nil) throws {
+  init(statement: Statement, arguments: StatementArguments? = nil, restriction: RowIDRestriction? = nil)
+    throws
+  {
     self.statement = statement
-    stepper = try StatementStepper(statement: statement, arguments: arguments)
+    stepper = try StatementStepper(statement: statement, arguments: arguments, restriction: restriction)
   }
 
   public func next() throws -> Value? {

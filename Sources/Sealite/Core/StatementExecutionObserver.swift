@@ -1,9 +1,10 @@
 /// Told of every statement a connection runs: the observation layer implements
 /// it (Core does not know observation; it only calls these points).
 protocol StatementExecutionObserver: AnyObject {
-  /// Called before `statement` runs. The returned value is handed back to
+  /// Called before `statement` runs; `restriction` names the only rows this
+  /// run can select, when known. The returned value is handed back to
   /// ``statementDidExecute(_:context:)`` or ``statementDidFail(_:context:error:)``.
-  func statementWillExecute(_ statement: Statement) throws -> AnyObject?
+  func statementWillExecute(_ statement: Statement, restriction: RowIDRestriction?) throws -> AnyObject?
   /// Called once `statement` ran to completion (or a cursor over it ended).
   /// Throws if work the observer does after the statement failed (the commit
   /// of a transaction it opened around the statement).

@@ -152,10 +152,10 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
     }
   }
 
-  func statementWillExecute(_ statement: Statement) throws -> AnyObject? {
+  func statementWillExecute(_ statement: Statement, restriction: RowIDRestriction?) throws -> AnyObject? {
     let authorization = statement.authorization
     if recordedRegion != nil {
-      recordedRegion!.formUnion(statement.databaseRegion)
+      recordedRegion!.formUnion(statement.databaseRegion.restricted(by: restriction))
     }
     if authorization.transactionEffect == .commit || authorization.transactionEffect == .releaseSavepoint {
       try prepareCommit(statement)

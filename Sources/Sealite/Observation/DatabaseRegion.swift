@@ -176,10 +176,16 @@ extension Statement {
       // An empty column name means the whole table was read (`COUNT(*)`).
       region.formUnion(DatabaseRegion(table: table, columns: columns.contains("") ? nil : columns))
     }
-    if let selectedRowIDs {
-      region = region.restricted(table: selectedRowIDs.table, toRowIDs: selectedRowIDs.rowIDs)
-    }
     return region
+  }
+}
+
+extension DatabaseRegion {
+  /// The region one run of a statement reads: only the rows `restriction`
+  /// names, when the run knows them.
+  func restricted(by restriction: RowIDRestriction?) -> DatabaseRegion {
+    guard let restriction else { return self }
+    return restricted(table: restriction.table, toRowIDs: restriction.rowIDs)
   }
 }
 

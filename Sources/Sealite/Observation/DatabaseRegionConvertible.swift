@@ -38,7 +38,7 @@ extension Table: DatabaseRegionConvertible {
 extension FetchRequest {
   /// The part of the database the request reads: its statement's region.
   public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
-    try makePreparedRequest(db, forSingleResult: false).statement.databaseRegion
+    try makePreparedRequest(db, forSingleResult: false).databaseRegion
   }
 }
 
@@ -47,10 +47,7 @@ extension QueryInterfaceRequest: DatabaseRegionConvertible {
   /// its statement, the tables of `including(all:)` associations, and only the
   /// selected rows when the request filters by rowid primary key.
   public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
-    let prepared = try makePreparedRequest(db, forSingleResult: false)
-    var region = prepared.statement.databaseRegion
-    // The statement does not run: its restriction must not outlive this call.
-    prepared.statement.selectedRowIDs = nil
+    var region = try makePreparedRequest(db, forSingleResult: false).databaseRegion
     for table in relation.prefetchedTableNames {
       region.formUnion(DatabaseRegion(table: table))
     }
@@ -59,6 +56,11 @@ extension QueryInterfaceRequest: DatabaseRegionConvertible {
 }
 
 extension SQLRequest: DatabaseRegionConvertible {}
+
+extension PreparedRequest {
+  /// The part of the database a run of the request reads.
+  var databaseRegion: DatabaseRegion { statement.databaseRegion.restricted(by: restriction) }
+}
 
 extension DatabaseRegionConvertible where Self == DatabaseRegion {
   /// Every table, column and row of the database, where a region is expected:

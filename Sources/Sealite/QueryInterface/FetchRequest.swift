@@ -12,7 +12,8 @@ public protocol FetchRequest<RowDecoder>: Sendable {
 }
 
 /// A request ready to run: its statement, and what to fetch afterwards for
-/// `including(all:)` associations.
+/// `including(all:)` associations. It describes one run: a statement from the
+/// connection's cache, with this run's arguments and restriction.
 public struct PreparedRequest {
   /// The statement to run, with its arguments bound.
   public var statement: Statement
@@ -20,19 +21,41 @@ public struct PreparedRequest {
   var supplementaryFetch: ((Database, [Row]) throws -> Void)?
   /// Splits joined rows into base row and scopes of included associations.
   var adapter: (@Sendable (Row) -> Row)?
+  /// The only rows this run can select, when the filters name them by rowid.
+  var restriction: RowIDRestriction?
 
   init(
     statement: Statement, supplementaryFetch: ((Database, [Row]) throws -> Void)? = nil,
-    adapter: (@Sendable (Row) -> Row)? = nil
+    adapter: (@Sendable (Row) -> Row)? = nil, restriction: RowIDRestriction? = nil
   ) {
     self.statement = statement
     self.supplementaryFetch = supplementaryFetch
     self.adapter = adapter
+    self.restriction = restriction
+  }
+
+  /// A cursor over the statement's rows, not adapted.
+  func rowCursor() throws -> RowCursor {
+    try RowCursor(statement: statement, restriction: restriction)
+  }
+
+  /// A cursor over the values of the statement's first column.
+  func valueCursor<Value: DatabaseValueConvertible>(of type: Value.Type) throws -> DatabaseValueCursor<Value>
+  {
+    try DatabaseValueCursor(statement: statement, restriction: restriction)
+  }
+
+  /// A cursor over the values of the statement's first column, read straight
+  /// from SQLite.
+  func valueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>(of type: Value.Type) throws
+    -> FastDatabaseValueCursor<Value>
+  {
+    try FastDatabaseValueCursor(statement: statement, restriction: restriction)
   }
 
   /// All rows, adapted, with to-many associations attached.
   func fetchRows(_ db: Database) throws -> [Row] {
-    var rows = try Row.fetchAll(statement)
+    var rows = try Row.collectAll(rowCursor())
     if let adapter { rows = rows.map(adapter) }
     try supplementaryFetch?(db, rows)
     return rows
@@ -40,7 +63,7 @@ public struct PreparedRequest {
 
   /// The first row, adapted, with to-many associations attached.
   func fetchFirstRow(_ db: Database) throws -> Row? {
-    guard var row = try Row.fetchOne(statement) else { return nil }
+    guard var row = try rowCursor().next()?.copy() else { return nil }
     if let adapter { row = adapter(row) }
     try supplementaryFetch?(db, [row])
     return row
@@ -86,7 +109,8 @@ extension Row {
       throw DatabaseError.misuse(
         "a request that includes to-many associations can not be iterated with a cursor")
     }
-    return try RowCursor(statement: prepared.statement, adapter: prepared.adapter)
+    return try RowCursor(
+      statement: prepared.statement, adapter: prepared.adapter, restriction: prepared.restriction)
   }
 
   /// All rows of a request.
@@ -161,24 +185,24 @@ extension DatabaseValueConvertible {
   public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> DatabaseValueCursor<
     Self
   > {
-    try fetchCursor(request.makePreparedRequest(db, forSingleResult: false).statement)
+    try request.makePreparedRequest(db, forSingleResult: false).valueCursor(of: Self.self)
   }
 
   /// All values of a request's first column.
   public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
-    try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+    try Array(request.makePreparedRequest(db, forSingleResult: false).valueCursor(of: Self.self))
   }
 
   /// The value of the first row of a request, or nil.
   public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
-    try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+    try request.makePreparedRequest(db, forSingleResult: true).valueCursor(of: Self?.self).next() ?? nil
   }
 }
 
 extension DatabaseValueConvertible where Self: Hashable {
   /// The distinct values of a request's first column.
   public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
-    try fetchSet(request.makePreparedRequest(db, forSingleResult: false).statement)
+    try Set(request.makePreparedRequest(db, forSingleResult: false).valueCursor(of: Self.self))
   }
 }
 
@@ -187,23 +211,23 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
   public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws
     -> FastDatabaseValueCursor<Self>
   {
-    try fetchCursor(request.makePreparedRequest(db, forSingleResult: false).statement)
+    try request.makePreparedRequest(db, forSingleResult: false).valueCursor(of: Self.self)
   }
 
   /// All values of a request's first column, read straight from SQLite.
   public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
-    try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+    try Array(request.makePreparedRequest(db, forSingleResult: false).valueCursor(of: Self.self))
   }
 
   /// The value of the first row of a request, read straight from SQLite, or nil.
   public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
-    try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+    try request.makePreparedRequest(db, forSingleResult: true).valueCursor(of: Self?.self).next() ?? nil
   }
 }
 
 extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hashable {
   /// The distinct values of a request's first column, read straight from SQLite.
   public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
-    try fetchSet(request.makePreparedRequest(db, forSingleResult: false).statement)
+    try Set(request.makePreparedRequest(db, forSingleResult: false).valueCursor(of: Self.self))
   }
 }

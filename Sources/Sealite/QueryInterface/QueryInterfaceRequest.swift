@@ -23,10 +23,10 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     // The cached statement, unless a cursor is iterating it.
     let usable = try db.fetchStatement(sql: sql)
     try usable.setArguments(context.arguments ?? StatementArguments())
-    usable.selectedRowIDs = try relation.selectedRowIDs(db)
     let adapter = try relation.scopeLayout(db)?.makeAdapter(columnNames: usable.columnNames)
     return PreparedRequest(
-      statement: usable, supplementaryFetch: try makeSupplementaryFetch(db), adapter: adapter)
+      statement: usable, supplementaryFetch: try makeSupplementaryFetch(db), adapter: adapter,
+      restriction: try relation.selectedRowIDs(db))
   }
 
   /// Prefetches of `including(all:)`, set by the association layer.

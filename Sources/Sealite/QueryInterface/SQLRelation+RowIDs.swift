@@ -6,7 +6,7 @@
 extension SQLRelation {
   /// The rows of the relation's table its filters can select, or nil when
   /// they may select any row. Nil for a view, whose rows have no rowid.
-  func selectedRowIDs(_ db: Database) throws -> (table: String, rowIDs: Set<Int64>)? {
+  func selectedRowIDs(_ db: Database) throws -> RowIDRestriction? {
     guard !filters.isEmpty, try db.tableExists(tableName) else { return nil }
     let primaryKey = try db.primaryKey(tableName)
     var result: Set<Int64>?
@@ -17,7 +17,7 @@ extension SQLRelation {
       // Filters combine with AND.
       result = result.map { $0.intersection(rowIDs) } ?? rowIDs
     }
-    return result.map { (tableName, $0) }
+    return result.map { RowIDRestriction(table: tableName, rowIDs: $0) }
   }
 }
 

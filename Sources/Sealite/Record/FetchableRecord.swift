@@ -82,11 +82,13 @@ public final class RecordCursor<Record: FetchableRecord>: Cursor {
   private let rows: RowCursor
   private let decode: (Row) throws -> Record
 
-  init(statement: Statement, arguments: StatementArguments? = nil, adapter: (@Sendable (Row) -> Row)? = nil)
-    throws
-  {
+  init(
+    statement: Statement, arguments: StatementArguments? = nil, adapter: (@Sendable (Row) -> Row)? = nil,
+    restriction: RowIDRestriction? = nil
+  ) throws {
     self.statement = statement
-    rows = try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
+    rows = try RowCursor(
+      statement: statement, arguments: arguments, adapter: adapter, restriction: restriction)
     decode = RecordCursor.decoder()
   }
 
@@ -174,7 +176,8 @@ extension FetchableRecord {
       throw DatabaseError.misuse(
         "a request that includes to-many associations can not be iterated with a cursor")
     }
-    return try RecordCursor(statement: prepared.statement, adapter: prepared.adapter)
+    return try RecordCursor(
+      statement: prepared.statement, adapter: prepared.adapter, restriction: prepared.restriction)
   }
 
   /// All records decoded from a request.
@@ -201,7 +204,7 @@ extension FetchableRecord {
       records = try prepared.fetchRows(db).map { try Self(row: $0) }
       return nil
     }
-    return try fetchCursor(prepared.statement)
+    return try RecordCursor(statement: prepared.statement, restriction: prepared.restriction)
   }
 
   /// The first record decoded from a request.
@@ -210,7 +213,7 @@ extension FetchableRecord {
     if prepared.supplementaryFetch != nil || prepared.adapter != nil {
       return try prepared.fetchFirstRow(db).map { try Self(row: $0) }
     }
-    return try fetchOne(prepared.statement)
+    return try RecordCursor<Self>(statement: prepared.statement, restriction: prepared.restriction).next()
   }
 }
 

@@ -34,12 +34,11 @@ extension FetchableRecord where Self: TableRecord {
     arguments.values = [value]
     try statement.setArguments(arguments)
     // What the general path tells observations: this lookup reads one rowid.
+    var restriction: RowIDRestriction?
     if let table = lookup.rowIDTable, case .int64(let rowID) = value.storage {
-      statement.selectedRowIDs = (table, [rowID])
-    } else {
-      statement.selectedRowIDs = nil
+      restriction = RowIDRestriction(table: table, rowIDs: [rowID])
     }
-    return try RecordCursor<Self>(statement: statement).next()
+    return try RecordCursor<Self>(statement: statement, restriction: restriction).next()
   }
 
   /// The SQL the query interface builds for a lookup of `value`, if `value` is

@@ -107,6 +107,33 @@ extension ObservationTests {
       }
     }
 
+    @Test("the rowid restriction of a request belongs to its run, not to the statement it shares")
+    func restrictionBelongsToTheRun() throws {
+      let dbQueue = try makeQueue()
+      try dbQueue.read { db in
+        let prepared = try ObservedPlayer.filter(key: 1).makePreparedRequest(db, forSingleResult: false)
+        // The cached statement the request prepared, run again with another key.
+        var region = DatabaseRegion()
+        _ = try db.recordingSelection(&region) {
+          try Row.fetchAll(db, sql: prepared.statement.sql, arguments: [2])
+        }
+        #expect(region.isModified(by: row("player", 2)))
+        #expect(prepared.statement.databaseRegion.isModified(by: row("player", 2)))
+
+        // Values and records fetched by a restricted request observe its rows only.
+        var values = DatabaseRegion()
+        _ = try db.recordingSelection(&values) {
+          try ObservedPlayer.filter(key: 1).select(Column("name"), as: String.self).fetchOne(db)
+        }
+        #expect(values.isModified(by: row("player", 1)))
+        #expect(!values.isModified(by: row("player", 2)))
+        var records = DatabaseRegion()
+        _ = try db.recordingSelection(&records) { try ObservedPlayer.filter(Column("id") == 3).fetchAll(db) }
+        #expect(records.isModified(by: row("player", 3)))
+        #expect(!records.isModified(by: row("player", 1)))
+      }
+    }
+
     @Test("the union of regions merges their tables, columns and rowids")
     func union() throws {
       let nameOfOne = DatabaseRegion(table: "player", columns: ["name"], rowIDs: [1])
