@@ -13,35 +13,32 @@ import Foundation
 /// announced with `databaseDidChange()` once the statement ran, if it changed
 /// anything.
 ///
-/// The state of the transaction is how the last statement ended it (a
-/// ``PendingTransactionCompletion``, set by SQLite's hooks and acted upon once
-/// the statement is over) and the open savepoints (a ``SavepointStack``, which
-/// holds changes back until they can commit).
+/// It is the statement-level part of observation; three parts it owns hold
+/// the rest: the observers (``TransactionObserverRegistry``), the state of the
+/// transaction (``TransactionTracker``: how the last statement ended it, the
+/// open savepoints, the changed tables) and SQLite's hooks
+/// (``ObservationHooks``).
+///
+/// Concurrency: every member runs on the connection's queue (statements,
+/// SQLite's hooks inside `sqlite3_step`, `add`/`remove` from an access), so
+/// the broker and its parts need no lock. The one thread-crossing fact, the
+/// broker notifying on this thread, is thread-specific (``NotifyingBroker``).
 final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionState {
   /// The connection; unowned because it owns the broker.
   private unowned(unsafe) let database: Database
   /// Nil for a closed connection: the broker then installs no hook.
   private let connection: SQLiteConnection?
-  private var entries: [ObserverEntry] = []
-  private var hooksInstalled = false
+  private let registry = TransactionObserverRegistry()
+  private var tracker = TransactionTracker()
+  private var hooks: ObservationHooks
 
   /// The region read by the statements of the current recording, if any.
   var recordedRegion: DatabaseRegion?
   /// Actions run before a COMMIT statement of a transaction that changed
   /// tables (the change journal of other processes); given those tables.
   var commitPreparation: ((Database, Set<String>) throws -> Void)?
-  /// Lowercased names of the tables changed by the current transaction.
-  private(set) var changedTables: [String: String] = [:]
 
   private var currentExecution: StatementExecution?
-  private var completion = PendingTransactionCompletion.none
-  private var savepointStack = SavepointStack()
-  /// True if the current transaction began with BEGIN (not with a savepoint).
-  private var transactionBegunWithBegin = false
-  /// True while the broker rolls back a transaction the user never saw (one
-  /// it opened itself, or one a refused RELEASE left open): observers are not
-  /// told of that rollback, or are told once, by the broker.
-  private var isRollingBackSilently = false
   /// Whether each written table (by name key) has rowids, which the update
   /// hook reports; emptied when the schema changes.
   private var tableHasRowIDs: [String: Bool] = [:]
@@ -59,10 +56,11 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
   init(database: Database, connection: SQLiteConnection?) {
     self.database = database
     self.connection = connection
+    hooks = ObservationHooks(connection: connection)
   }
 
   deinit {
-    uninstallHooks()
+    hooks.uninstall()
   }
 
   /// Read-only accesses (a read-only connection, `PRAGMA query_only`) are not
@@ -71,63 +69,29 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
 
   // MARK: - Observers
 
-  /// An observer, and how long the broker keeps it.
-  final class ObserverEntry {
-    weak var weakObserver: (any TransactionObserver)?
-    var strongObserver: (any TransactionObserver)?
-    let extent: TransactionObservationExtent
-    /// False between `stopObservingDatabaseChangesUntilNextTransaction()`
-    /// and the end of the transaction.
-    var isEnabled = true
-
-    init(_ observer: any TransactionObserver, extent: TransactionObservationExtent) {
-      self.extent = extent
-      if extent == .observerLifetime {
-        weakObserver = observer
-      } else {
-        strongObserver = observer
-      }
-    }
-
-    var observer: (any TransactionObserver)? { strongObserver ?? weakObserver }
-
-    /// The observer, forgotten first when it observes the next transaction
-    /// only: nothing it does when told of the end reaches it again.
-    func takeObserverForTransactionEnd() -> (any TransactionObserver)? {
-      guard extent == .nextTransaction else { return observer }
-      defer { strongObserver = nil }
-      return strongObserver
-    }
-  }
-
   func add(_ observer: any TransactionObserver, extent: TransactionObservationExtent) {
-    entries.append(ObserverEntry(observer, extent: extent))
+    registry.add(observer, extent: extent)
     updateHooks()
   }
 
   func remove(_ observer: any TransactionObserver) {
-    entries.removeAll { $0.observer == nil || $0.observer === observer }
+    registry.remove(observer)
     updateHooks()
   }
 
-  var hasObservers: Bool {
-    entries.contains { $0.observer != nil }
-  }
+  var hasObservers: Bool { registry.hasObservers }
 
   func stopObservingChangesUntilNextTransaction(_ observer: any TransactionObserver) {
-    for entry in entries where entry.observer === observer {
-      entry.isEnabled = false
-    }
-  }
-
-  private func liveEntries() -> [(ObserverEntry, any TransactionObserver)] {
-    entries.compactMap { entry in entry.observer.map { (entry, $0) } }
+    registry.disable(observer)
   }
 
   func observesDeletions(on table: String) -> Bool {
     guard !isReadOnly else { return false }
-    let kind = DatabaseEventKind.delete(tableName: table)
-    return entries.contains { $0.observer?.observes(eventsOfKind: kind) ?? false }
+    return registry.observes(.delete(tableName: table))
+  }
+
+  private func updateHooks() {
+    hooks.update(needed: registry.hasObservers, broker: self)
   }
 
   // MARK: - Statements
@@ -157,18 +121,20 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
     if recordedRegion != nil {
       recordedRegion!.formUnion(statement.databaseRegion.restricted(by: restriction))
     }
-    if authorization.transactionEffect == .commit || authorization.transactionEffect == .releaseSavepoint {
-      try prepareCommit(statement)
+    if let commitPreparation,
+      tracker.commits(authorization, isInsideTransaction: database.isInsideTransaction)
+    {
+      try commitPreparation(database, Set(tracker.changedTables.values))
     }
     // The hooks tell how this statement ends the transaction, if it does.
-    completion = .none
-    guard !authorization.writes.isEmpty, let connection, !entries.isEmpty || commitPreparation != nil else {
+    tracker.completion = .none
+    guard !authorization.writes.isEmpty, let connection, !registry.isEmpty || commitPreparation != nil else {
       return nil
     }
     let execution = StatementExecution(
       statement: statement, totalChangesBefore: sqlite3_total_changes(connection), previous: currentExecution)
     if !isReadOnly {
-      execution.observations = observations(of: authorization.writes)
+      execution.observations = registry.observations(of: authorization.writes)
     }
     if execution.observations.isEmpty && commitPreparation == nil { return nil }
     if commitPreparation != nil, authorization.mayRunInTransaction, !database.isInsideTransaction {
@@ -179,24 +145,6 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
     }
     currentExecution = execution
     return execution
-  }
-
-  /// The observers interested in a statement that performs these writes. A
-  /// statement that makes one kind of change (no trigger, no foreign key
-  /// action) reports all its changes to the observers of that kind; otherwise
-  /// each observer hears of the kinds it observes only.
-  private func observations(of writes: [StatementAuthorization.StatementWrite]) -> [StatementObservation] {
-    let kinds = writes.map(\.eventKind)
-    return liveEntries().compactMap { entry, observer in
-      guard entry.isEnabled else { return nil }
-      if writes.count == 1 {
-        guard observer.observes(eventsOfKind: kinds[0]) else { return nil }
-        return StatementObservation(entry: entry, observedWrites: nil, advertisedWrites: writes)
-      }
-      let observed = zip(writes, kinds).filter { observer.observes(eventsOfKind: $0.1) }.map(\.0)
-      guard !observed.isEmpty else { return nil }
-      return StatementObservation(entry: entry, observedWrites: observed, advertisedWrites: writes)
-    }
   }
 
   func statementDidExecute(_ statement: Statement, context: AnyObject?) throws {
@@ -211,44 +159,25 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
         }
       }
     }
-    let authorization = statement.authorization
     defer {
       // Without hooks (no observer), an autocommitted statement ends its
-      // transaction unseen: its tables must not leak into the next one.
-      if !changedTables.isEmpty && !database.isInsideTransaction { changedTables = [:] }
+      // transaction unseen.
+      tracker.forgetChangesOutsideOfTransaction(isInsideTransaction: database.isInsideTransaction)
     }
-    switch authorization.transactionEffect {
-    case .begin:
-      transactionBegunWithBegin = true
-    case .commit:
-      if case .none = completion {
-        // SQLite calls no commit hook for a transaction that wrote nothing
-        // (`BEGIN; COMMIT`), but the code committed one: observers hear of it,
-        // as of any other (and of changes told with `notifyChanges(in:)`).
-        return try commitEmptyTransaction()
-      }
-    case .savepoint:
-      savepointStack.savepointDidBegin(authorization.savepointName)
-    case .releaseSavepoint:
-      savepointStack.savepointDidRelease(authorization.savepointName)
-      if case .none = completion, !database.isInsideTransaction {
-        // `SAVEPOINT x; RELEASE x` that wrote nothing: as `BEGIN; COMMIT`.
-        return try commitEmptyTransaction()
-      }
-      if savepointStack.isEmpty { deliverHeldChanges() }
-    case .rollbackToSavepoint:
-      savepointStack.savepointDidRollBack(authorization.savepointName)
-    case .rollback, nil:
-      break
-    }
-    let completion = self.completion
-    self.completion = .none
-    switch completion {
+    let outcome = tracker.statementDidExecute(
+      statement.authorization, isInsideTransaction: database.isInsideTransaction)
+    if outcome.releasedLastSavepoint { deliverHeldChanges() }
+    switch outcome.end {
+    case .emptyCommit:
+      // SQLite calls no commit hook for a transaction that wrote nothing
+      // (`BEGIN; COMMIT`), but the code committed one: observers hear of it,
+      // as of any other (and of changes told with `notifyChanges(in:)`).
+      try commitEmptyTransaction()
     case .commit:
       didCommit()
     case .rollback:
-      didRollback(notifyingObservers: !isReadOnly && !isRollingBackSilently)
-    case .none, .cancelledCommit:
+      didRollback(notifyingObservers: !isReadOnly && !tracker.isRollingBackSilently)
+    case .none:
       break
     }
   }
@@ -258,8 +187,8 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
       finish(execution)
       if execution.isWrappedInTransaction { rollBackSilently() }
     }
-    let completion = self.completion
-    self.completion = .none
+    let completion = tracker.completion
+    tracker.completion = .none
     switch completion {
     case .rollback:
       // The failed statement rolled back the transaction SQLite opened for it
@@ -276,29 +205,17 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
     case .none, .commit:
       break
     }
-    if !changedTables.isEmpty && !database.isInsideTransaction { changedTables = [:] }
+    tracker.forgetChangesOutsideOfTransaction(isInsideTransaction: database.isInsideTransaction)
     return error
   }
 
   /// Rolls back, if a transaction is open, without telling observers.
   private func rollBackSilently() {
     guard database.isInsideTransaction else { return }
-    let wasSilent = isRollingBackSilently
-    isRollingBackSilently = true
-    defer { isRollingBackSilently = wasSilent }
+    let wasSilent = tracker.isRollingBackSilently
+    tracker.isRollingBackSilently = true
+    defer { tracker.isRollingBackSilently = wasSilent }
     try? database.rollback()
-  }
-
-  /// Runs the commit preparation (change journal) before the statement that
-  /// ends a transaction that changed tables.
-  private func prepareCommit(_ statement: Statement) throws {
-    guard let commitPreparation, !changedTables.isEmpty, database.isInsideTransaction else { return }
-    if statement.authorization.transactionEffect == .releaseSavepoint {
-      // Only the release of the savepoint that opened the transaction commits.
-      guard !transactionBegunWithBegin, savepointStack.isOutermost(statement.authorization.savepointName)
-      else { return }
-    }
-    try commitPreparation(database, Set(changedTables.values))
   }
 
   private func finish(_ execution: StatementExecution) {
@@ -311,7 +228,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
     for write in authorization.writes {
       let key = write.tableName.nameKey
       if execution.reportedTables.contains(key) { continue }
-      changedTables[key] = write.tableName
+      tracker.noteChange(of: write.tableName)
       // A table with rowids that the update hook did not report had no row
       // changed (a cascade that found nothing): only tables whose rows SQLite
       // can not report, and dropped tables, are announced as a whole.
@@ -340,121 +257,78 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
 
   /// Tells observers of a change, or holds it back while a savepoint is open.
   private func tell(_ change: SavepointStack.Change) {
-    if savepointStack.isEmpty {
+    if tracker.savepoints.isEmpty {
       deliver(change)
     } else {
-      savepointStack.hold(change)
+      tracker.savepoints.hold(change)
     }
   }
 
   private func deliver(_ change: SavepointStack.Change) {
-    withCurrentBroker {
+    NotifyingBroker.with(self) {
       switch change {
       case .row(let event, let observations):
         // A change held back by a savepoint skips observers removed meanwhile.
         for observation in observations where observation.tracks(event) {
           let entry = observation.entry
-          guard entry.isEnabled, isRegistered(entry) else { continue }
+          guard entry.isEnabled, registry.contains(entry) else { continue }
           entry.observer?.databaseDidChange(with: event)
         }
       case .table(_, let observations):
         for observation in observations {
           let entry = observation.entry
-          guard entry.isEnabled, isRegistered(entry) else { continue }
+          guard entry.isEnabled, registry.contains(entry) else { continue }
           entry.observer?.databaseDidChange()
         }
       }
     }
   }
 
-  private func isRegistered(_ entry: ObserverEntry) -> Bool {
-    entries.contains { $0 === entry }
-  }
-
   /// Tells observers of every change held back (the transaction commits, or
   /// its last savepoint was released).
   private func deliverHeldChanges() {
-    for change in savepointStack.removeAll() { deliver(change) }
+    for change in tracker.savepoints.removeAll() { deliver(change) }
   }
 
   // MARK: - Hooks
 
-  private func updateHooks() {
-    let needed = hasObservers
-    if needed && !hooksInstalled { installHooks() }
-    if !needed && hooksInstalled { uninstallHooks() }
-  }
-
-  private func installHooks() {
-    guard let connection else { return }
-    hooksInstalled = true
-    let context = Unmanaged.passUnretained(self).toOpaque()
-    sqlite3_update_hook(
-      connection,
-      { context, kind, _, table, rowID in
-        guard let context, let table else { return }
-        let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
-        broker.rowDidChange(kind: kind, table: table, rowID: rowID)
-      }, context)
-    sqlite3_commit_hook(
-      connection,
-      { context in
-        guard let context else { return 0 }
-        let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
-        return broker.transactionWillCommit() ? 0 : 1
-      }, context)
-    sqlite3_rollback_hook(
-      connection,
-      { context in
-        guard let context else { return }
-        let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
-        broker.transactionDidRollBack()
-      }, context)
-  }
-
-  private func uninstallHooks() {
-    guard hooksInstalled, let connection else { return }
-    hooksInstalled = false
-    sqlite3_update_hook(connection, nil, nil)
-    sqlite3_commit_hook(connection, nil, nil)
-    sqlite3_rollback_hook(connection, nil, nil)
-  }
-
-  private func rowDidChange(kind: CInt, table: UnsafePointer<CChar>, rowID: Int64) {
+  /// The update hook: a row of a rowid table changed.
+  func rowDidChange(kind: CInt, table: UnsafePointer<CChar>, rowID: Int64) {
     let tableName = String(cString: table)
     guard !StatementAuthorization.isInternal(tableName) else { return }
-    let key = tableName.nameKey
-    changedTables[key] = tableName
+    tracker.noteChange(of: tableName)
     guard let execution = currentExecution else { return }
-    execution.reportedTables.insert(key)
+    execution.reportedTables.insert(tableName.nameKey)
     guard !execution.observations.isEmpty, let eventKind = DatabaseEvent.Kind(rawValue: kind) else { return }
     tell(.row(DatabaseEvent(kind: eventKind, tableName: tableName, rowID: rowID), execution.observations))
   }
 
   /// The commit hook: false refuses the commit (an observer threw).
-  private func transactionWillCommit() -> Bool {
+  func transactionWillCommit() -> Bool {
     do {
       try willCommit()
-      completion = .commit
+      tracker.completion = .commit
       return true
     } catch {
-      completion = .cancelledCommit(error)
+      tracker.completion = .cancelledCommit(error)
       return false
     }
   }
 
   /// The rollback hook. After a refused commit, the error stays the news.
-  private func transactionDidRollBack() {
-    if case .cancelledCommit = completion { return }
-    completion = .rollback
+  func transactionDidRollBack() {
+    if case .cancelledCommit = tracker.completion { return }
+    tracker.completion = .rollback
   }
+
+  // MARK: - Transaction ends
 
   /// Changes of savepoints still open commit too: observers hear of them
   /// first, then that the transaction is about to commit.
   private func willCommit() throws {
     deliverHeldChanges()
     guard !isReadOnly else { return }
-    for (_, observer) in liveEntries() {
+    for (_, observer) in registry.liveEntries() {
       try observer.databaseWillCommit()
     }
   }
@@ -470,34 +344,26 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
   }
 
   private func didCommit(notifyingObservers: Bool? = nil) {
-    _ = savepointStack.removeAll()
+    _ = tracker.savepoints.removeAll()
     if notifyingObservers ?? !isReadOnly {
-      for entry in entries {
-        entry.takeObserverForTransactionEnd()?.databaseDidCommit(database)
-      }
+      for observer in registry.takeObserversForTransactionEnd() { observer.databaseDidCommit(database) }
     }
     didEndTransaction()
   }
 
   private func didRollback(notifyingObservers: Bool) {
-    _ = savepointStack.removeAll()
+    _ = tracker.savepoints.removeAll()
     if notifyingObservers {
-      for entry in entries {
-        entry.takeObserverForTransactionEnd()?.databaseDidRollback(database)
-      }
+      for observer in registry.takeObserversForTransactionEnd() { observer.databaseDidRollback(database) }
     }
     didEndTransaction()
   }
 
-  /// Forgets observers that are gone (deallocated, or registered for one
-  /// transaction), and enables the others again.
   private func didEndTransaction() {
-    changedTables = [:]
-    transactionBegunWithBegin = false
+    tracker.transactionDidEnd()
     // A `.nextTransaction` observer told of the end was forgotten then; one
     // that was not told (a read-only or silent end) stays for the next one.
-    entries.removeAll { $0.observer == nil }
-    for entry in entries { entry.isEnabled = true }
+    registry.transactionDidEnd()
     updateHooks()
   }
 
@@ -517,7 +383,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
     // Commits of other processes reach read-only connections too: their
     // observers are the ones that watch other processes.
     guard external || !isReadOnly else { return }
-    let live = liveEntries().filter { $0.0.isEnabled }
+    let live = registry.liveEntries().filter { $0.0.isEnabled }
     guard !live.isEmpty else { return }
     var eventKinds: [DatabaseEventKind]?
     var interested: [any TransactionObserver] = []
@@ -536,11 +402,11 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
       }
     }
     if database.isInsideTransaction {
-      withCurrentBroker(tell)
+      NotifyingBroker.with(self, tell)
       return
     }
     guard !interested.isEmpty else { return }
-    withCurrentBroker(tell)
+    NotifyingBroker.with(self, tell)
     for (_, observer) in live { try? observer.databaseWillCommit() }
     didCommit(notifyingObservers: true)
   }
@@ -562,25 +428,9 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
   /// Tells the observers that see other processes' commits that they no
   /// longer can, and why (the database was rekeyed by another process…).
   func notifyExternalWatchFailure(_ error: any Error) {
-    for (_, observer) in liveEntries() {
+    for (_, observer) in registry.liveEntries() {
       (observer as? any RegionTrackingObserver)?.externalWatchDidFail(error)
     }
-  }
-
-  // MARK: - Current broker
-
-  /// The broker notifying observers on this thread, for
-  /// `stopObservingDatabaseChangesUntilNextTransaction()`.
-  static var current: DatabaseObservationBroker? {
-    guard let pointer = pthread_getspecific(currentBrokerKey.key) else { return nil }
-    return Unmanaged<DatabaseObservationBroker>.fromOpaque(pointer).takeUnretainedValue()
-  }
-
-  private func withCurrentBroker(_ body: () -> Void) {
-    let previous = pthread_getspecific(currentBrokerKey.key)
-    pthread_setspecific(currentBrokerKey.key, Unmanaged.passUnretained(self).toOpaque())
-    defer { pthread_setspecific(currentBrokerKey.key, previous) }
-    body()
   }
 }
 
@@ -593,15 +443,3 @@ protocol RegionTrackingObserver: TransactionObserver {
   /// Commits of other processes can no longer be seen: the observation ends with `error`.
   func externalWatchDidFail(_ error: any Error)
 }
-
-/// The thread-specific slot of the notifying broker.
-private final class ThreadSpecificKey: Sendable {
-  let key: pthread_key_t
-  init() {
-    var key = pthread_key_t()
-    pthread_key_create(&key, nil)
-    self.key = key
-  }
-}
-
-private let currentBrokerKey = ThreadSpecificKey()

@@ -2,7 +2,7 @@
 /// the statement makes it hears of.
 struct StatementObservation {
   /// The observer.
-  let entry: DatabaseObservationBroker.ObserverEntry
+  let entry: TransactionObserverRegistry.Entry
   /// The writes of the statement the observer observes, or nil for all of
   /// them (the statement makes one kind of change, which it observes).
   let observedWrites: [StatementAuthorization.StatementWrite]?

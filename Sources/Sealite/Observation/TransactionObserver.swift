@@ -47,7 +47,7 @@ extension TransactionObserver {
   /// transaction ends (it still hears of the commit or rollback). Call it from
   /// ``databaseDidChange(with:)`` once the observer knows enough.
   public func stopObservingDatabaseChangesUntilNextTransaction() {
-    DatabaseObservationBroker.current?.stopObservingChangesUntilNextTransaction(self)
+    NotifyingBroker.current?.stopObservingChangesUntilNextTransaction(self)
   }
 }
 
