@@ -1,12 +1,20 @@
-extension DatabaseWriter {
-  /// Called on the writer connection `db` when an observation starts: begins
-  /// watching other processes, if the configuration says so. Returns the
-  /// watch, if there is one. Throws what prevents the watch from starting
-  /// (its first read of the database): the observation then fails with it,
-  /// rather than silently missing the other processes' commits.
-  func startWatchingOtherProcesses(_ db: Database) throws -> OtherProcessesWatch? {
-    guard let holder = self as? any SerializedWriterHolder else { return nil }
-    try OtherProcessesWatch.start(for: db, writer: holder.writer)
+// The writers that watch other processes for their observations (the seam
+// Observation declares: ``OtherProcessesChangeSource``).
+
+extension DatabaseQueue: OtherProcessesChangeSource {}
+extension DatabasePool: OtherProcessesChangeSource {}
+
+extension OtherProcessesChangeSource where Self: SerializedWriterHolder {
+  func startWatchingOtherProcesses(_ db: Database) throws -> (any OtherProcessesWatching)? {
+    try OtherProcessesWatch.start(for: db, writer: writer)
     return OtherProcessesWatch.current(in: db)
   }
 }
+
+extension OtherProcessesWatch: OtherProcessesWatching {
+  var availableLockFreeReader: (any LockFreeReading)? {
+    lockFreeReader.isAvailable ? lockFreeReader : nil
+  }
+}
+
+extension LockFreeReader: LockFreeReading {}

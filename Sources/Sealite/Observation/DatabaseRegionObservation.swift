@@ -44,7 +44,7 @@ public struct DatabaseRegionObservation: Sendable {
         for convertible in regions { region.formUnion(try convertible.databaseRegion(db)) }
         observer.setRegion(try region.observableRegion(db))
         // Before the observer is added: a watch that fails leaves nothing behind.
-        _ = try writer.startWatchingOtherProcesses(db)
+        _ = try writer.startWatchingOtherProcessesIfPossible(db)
         db.add(transactionObserver: observer, extent: .observerLifetime)
       }
     } catch {

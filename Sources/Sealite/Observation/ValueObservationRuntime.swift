@@ -42,7 +42,7 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     /// The watch of other connections' commits, when the configuration asks
     /// for one: with a rollback journal, the fetches they cause read without
     /// locks, through it.
-    var watch: OtherProcessesWatch?
+    var watch: (any OtherProcessesWatching)?
   }
 
   private let state: Locked<State>
@@ -199,7 +199,7 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
       observer.setRegion(.fullDatabase)
     }
     // Before the observer is added: a watch that fails leaves nothing behind.
-    if let watch = try writer?.startWatchingOtherProcesses(db) {
+    if let watch = try writer?.startWatchingOtherProcessesIfPossible(db) {
       state.withLock { $0.watch = watch }
     }
     db.add(transactionObserver: observer, extent: .observerLifetime)
@@ -290,12 +290,10 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
 
   /// The reader of fetches caused only by other connections' commits to a
   /// rollback-journal database, which must take no lock.
-  private func lockFreeReader() -> LockFreeReader? {
+  private func lockFreeReader() -> (any LockFreeReading)? {
     let (watch, external) = state.withLock { ($0.watch, $0.pendingChangesAreExternal && $0.hasProducedValue) }
-    guard external, let watch, !watch.isWAL, !observation.requiresWriteAccess,
-      watch.lockFreeReader.isAvailable
-    else { return nil }
-    return watch.lockFreeReader
+    guard external, let watch, !watch.isWAL, !observation.requiresWriteAccess else { return nil }
+    return watch.availableLockFreeReader
   }
 
   private func fetchAsynchronously() {

@@ -1,14 +1,8 @@
-// Interpolations of query interface values in SQL literals: tables, coding
-// keys, orderings and requests (as subqueries). Values still become bound
+// Interpolations of query interface values in SQL literals: coding keys,
+// orderings and requests (as subqueries). Values still become bound
 // arguments and names quoted identifiers.
 
 extension SQL.StringInterpolation {
-  /// The quoted table name of a record type: `"SELECT * FROM \(Player.self)"`.
-  public mutating func appendInterpolation<T: TableRecord>(_ table: T.Type) {
-    let name = T.databaseTableName
-    elements.append(.identifier(name))
-  }
-
   /// The quoted column of a coding key: `"\(CodingKeys.score)"`.
   public mutating func appendInterpolation(_ codingKey: some CodingKey) {
     elements.append(.identifier(codingKey.stringValue))
