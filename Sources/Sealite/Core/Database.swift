@@ -116,6 +116,7 @@ public final class Database {
     currentAccess = access
     if previous == nil { statementCacheIsValidated = false }
     defer {
+      assert(currentAccess === access, "nested accesses end in order")
       access.isValid = false
       currentAccess = previous
       if previous == nil { resetBusyStatements() }

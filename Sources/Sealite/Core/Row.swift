@@ -14,9 +14,13 @@ import CSQLCipher
 /// The non-throwing subscripts stop the program when a value can not be
 /// converted, as GRDB's do; the `decode` methods throw a ``RowDecodingError``
 /// instead.
-// Sendable: a copied row (the only kind that should ever leave a database access
-// closure) is immutable. A statement-backed row reads a live statement; cursors
-// never let it escape their closure, and `copy()` is the documented way out.
+// Sendable, where GRDB's row is not: a copied row (every row of fetchAll,
+// fetchOne, fetchSet and copy()) is immutable, and is the kind that leaves a
+// database access. A live row of a cursor reads its statement: debug builds
+// check that it is read only while its access lasts (`_isReadableLiveRow()`),
+// which is where sending one would take it. Splitting live rows into a type of
+// their own would make every cursor API differ from GRDB's. See
+// docs/LIFETIMES.md and the "Differences from GRDB" article.
 public final class Row: @unchecked Sendable {
   // Five stored properties (56 bytes with the object header): `Row.fetchAll`
   // allocates one row object per row, and a smaller object is a smaller malloc
@@ -42,6 +46,10 @@ public final class Row: @unchecked Sendable {
   var extras: RowExtras?
 
   init(statement: Statement, keepAlive: StatementStepper? = nil) {
+    // See docs/LIFETIMES.md: the tag bit must be free, and the owner must
+    // keep this very statement (and so its layout) alive.
+    assert(UInt(bitPattern: statement.sqliteStatement) & 1 == 0, "a statement address is aligned")
+    assert(keepAlive.map { $0.statement === statement } ?? true, "a live row's stepper runs its statement")
     _layout = .passUnretained(statement.layout)
     _storage = UInt(bitPattern: statement.sqliteStatement) | 1
     _count = statement.layout._count
@@ -49,6 +57,7 @@ public final class Row: @unchecked Sendable {
   }
 
   init(layout: RowLayout, values: UnsafePointer<DatabaseValue>, owner: RowValueBuffer) {
+    assert(owner.holds(values, count: layout._count), "a copied row's values are in its buffer")
     owner.keepAlive(layout)
     _layout = .passUnretained(layout)
     _storage = UInt(bitPattern: values)
@@ -59,6 +68,8 @@ public final class Row: @unchecked Sendable {
   /// A copy of `row` (of the same layout) whose values are at `values`, in `owner`.
   @inline(__always)
   init(copyOf row: Row, values: UnsafePointer<DatabaseValue>, owner: RowValueBuffer) {
+    assert(row._sqliteStatement != nil, "only a live row is copied value by value")
+    assert(owner.holds(values, count: row._count), "a copied row's values are in its buffer")
     row._layout._withUnsafeGuaranteedRef { owner.keepAlive($0) }
     _layout = row._layout
     _storage = UInt(bitPattern: values)
@@ -134,13 +145,23 @@ public final class Row: @unchecked Sendable {
 
   @inline(__always)
   func databaseValue(atUncheckedIndex index: Int) -> DatabaseValue {
-    if let sqliteStatement = _sqliteStatement { return readDatabaseValue(sqliteStatement, CInt(index)) }
+    assert(index >= 0 && index < _count, "an unchecked index is in the row")
+    if let sqliteStatement = _sqliteStatement {
+      assert(
+        _isReadableLiveRow(),
+        "a row of a cursor was read after its database access ended: copy() a row to keep it")
+      return readDatabaseValue(sqliteStatement, CInt(index))
+    }
     return _values.unsafelyUnwrapped[index]
   }
 
   @inline(__always)
   func isNull(atUncheckedIndex index: Int) -> Bool {
+    assert(index >= 0 && index < _count, "an unchecked index is in the row")
     if let sqliteStatement = _sqliteStatement {
+      assert(
+        _isReadableLiveRow(),
+        "a row of a cursor was read after its database access ended: copy() a row to keep it")
       return sqlite3_column_type(sqliteStatement, CInt(index)) == SQLITE_NULL
     }
     return _values.unsafelyUnwrapped[index].isNull
@@ -193,6 +214,9 @@ extension Row {
   ) throws -> Value {
     let index = try checkedIndex(index)
     if let sqliteStatement = _sqliteStatement {
+      assert(
+        _isReadableLiveRow(),
+        "a row of a cursor was read after its database access ended: copy() a row to keep it")
       if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(truncatingIfNeeded: index)) {
         return value
       }
@@ -315,9 +339,23 @@ extension Row {
     // One unsigned compare rejects negative indexes (a missing column is -1) too.
     guard UInt(bitPattern: index) < UInt(bitPattern: _count) else { return nil }
     if let sqliteStatement = _sqliteStatement {
+      assert(
+        _isReadableLiveRow(),
+        "a row of a cursor was read after its database access ended: copy() a row to keep it")
       return Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(truncatingIfNeeded: index))
     }
     return Value.fromDatabaseValue(_values.unsafelyUnwrapped[index])
+  }
+
+  /// False for a live row of a cursor whose database access ended: its
+  /// statement was reset, or runs for a later cursor, and reading it gives
+  /// another row's values or none. Checked in debug builds only, at each read
+  /// of a live row: this is what keeps a live row from being used where its
+  /// `Sendable` conformance would let it go (see docs/LIFETIMES.md).
+  @usableFromInline
+  func _isReadableLiveRow() -> Bool {
+    guard let stepper = owner as? StatementStepper else { return true }
+    return stepper.access.isValid
   }
 
   @usableFromInline

@@ -51,9 +51,17 @@ final class RowValueBuffer: @unchecked Sendable {
   /// without a retain until the new row takes one.
   @inline(__always)
   func appendCopy(of row: Row, reading sqliteStatement: SQLiteStatement) -> Row {
+    assert(row._count <= available, "the copier made room for the whole row")
     let start = base + count
     for index in 0..<row._count { append(readDatabaseValue(sqliteStatement, CInt(index))) }
     return Row(copyOf: row, values: start, owner: self)
+  }
+
+  /// True if the `count` values at `values` are initialized values of this
+  /// buffer, and the address leaves the tag bit of `Row._storage` free.
+  func holds(_ values: UnsafePointer<DatabaseValue>, count: Int) -> Bool {
+    let start = UnsafePointer(base)
+    return UInt(bitPattern: values) & 1 == 0 && start <= values && values + count <= start + self.count
   }
 
   /// The room left, in values.
@@ -62,6 +70,7 @@ final class RowValueBuffer: @unchecked Sendable {
   /// Appends one value; the caller checked ``available``.
   @inline(__always)
   func append(_ value: DatabaseValue) {
+    assert(count < capacity, "a buffer never writes past its allocation")
     (base + count).initialize(to: value)
     count += 1
   }

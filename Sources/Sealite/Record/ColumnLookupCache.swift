@@ -80,6 +80,7 @@ final class ColumnLookupCache {
       entries = larger
       capacity *= 2
     }
+    assert(count < capacity, "the entry buffer has room")
     (entries + count).initialize(to: entry)
     count += 1
   }

@@ -109,6 +109,7 @@ extension FetchableRecord where Self: Decodable {
   /// cursor: the existential is opened once per cursor, and each row is decoded
   /// with a reused decoder, without boxing the record in an existential.
   static func makeDecoder<Record>(as recordType: Record.Type) -> (Row) throws -> Record {
+    assert(Self.self == Record.self, "the bit cast of a decoded record is an identity")
     let reuse = RecordDecoderReuse()
     return { row in
       let record = try reuse.decoder(for: row, recordType: Self.self)._withUnsafeGuaranteedRef {

@@ -43,6 +43,7 @@ final class RecordRowDecoder: Decoder {
   @exclusivity(unchecked) private var cachedKeyType: ObjectIdentifier?
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    assert(cachedContainer == nil || isReused, "only a reused decoder keeps its container")
     if let cachedContainer, cachedKeyType == ObjectIdentifier(Key.self) {
       // The key type matches, so this is the box that stored this very type.
       return unsafeDowncast(cachedContainer, to: KeyedContainerBox<Key>.self).container
@@ -55,10 +56,13 @@ final class RecordRowDecoder: Decoder {
     return container
   }
 
-  /// Breaks the cycle between this decoder and its kept container.
+  /// Breaks the cycle between this decoder and its kept container, for good:
+  /// a decoder a record kept (and calls again) no longer keeps containers, so
+  /// nothing would break the cycle again.
   func releaseCachedContainer() {
     cachedContainer = nil
     cachedKeyType = nil
+    isReused = false
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -161,6 +165,9 @@ final class RecordDecoderReuse {
   /// record is decoded without a retain and a release of its decoder.
   @inline(__always)
   func decoder(for row: Row, recordType: any FetchableRecord.Type) -> Unmanaged<RecordRowDecoder> {
+    assert(
+      unmanagedDecoder?.toOpaque() == decoder.map { Unmanaged.passUnretained($0).toOpaque() },
+      "the unretained decoder is the one the lease keeps")
     columnCache.startRow()
     if let decoder = unmanagedDecoder, decoder._withUnsafeGuaranteedRef({ $0.row === row }) {
       // Second row and later: keep the keyed container from now on.

@@ -159,6 +159,21 @@ struct CursorTests {
     #expect(values == Array(1...10))
   }
 
+  @Test("A cursor's live row is readable during its access only; its copy is readable anywhere")
+  func liveRowReadability() throws {
+    let dbQueue = try numbersQueue()
+    let (live, copy) = try dbQueue.read { db in
+      let cursor = try Row.fetchCursor(db, sql: numbersSQL)
+      let row = try #require(try cursor.next())
+      #expect(row._isReadableLiveRow())
+      return (row, row.copy())
+    }
+    // What debug builds assert at each read of a live row.
+    #expect(!live._isReadableLiveRow())
+    #expect(copy._isReadableLiveRow())
+    #expect(copy[0] as Int == 1)
+  }
+
   @Test("A cursor that escapes a pool read throws a misuse error on next()")
   func escapedPoolCursor() throws {
     let directory = TemporaryDirectory()
