@@ -18,8 +18,9 @@ enum ErrorMapping {
     let message = error.message ?? "\(error.resultCode)"
     let subject = path ?? "the database"
     switch error.resultCode {
+    case .SQLITE_CANTOPEN where error.extendedResultCode == .SEALITE_CANTOPEN_NOFILE:
+      return CommandError(code: .notFound, message: message)
     case .SQLITE_CANTOPEN:
-      if message.hasPrefix("no database file") { return CommandError(code: .notFound, message: message) }
       return CommandError(code: .cannotCreateOutput, message: message)
     case .SQLITE_NOTADB, .SQLITE_AUTH:
       return CommandError(code: .cannotOpen, message: message)
@@ -29,8 +30,10 @@ enum ErrorMapping {
     case .SQLITE_READONLY where error.extendedResultCode == .SQLITE_READONLY_ROLLBACK:
       // A hot journal that a read-only command can not roll back: recover can.
       return CommandError(code: .cannotOpen, message: "\(message) (dbkey recover does)")
+    case .SQLITE_BUSY where error.extendedResultCode == .SEALITE_BUSY_FILE_OPERATION:
+      // The message names the file and what to do.
+      return CommandError(code: .busy, message: message)
     case .SQLITE_BUSY, .SQLITE_LOCKED:
-      if message.hasPrefix("another operation on") { return CommandError(code: .busy, message: message) }
       return CommandError(code: .busy, message: "\(subject) is locked by another connection: \(message)")
     case .SQLITE_FULL:
       return CommandError(

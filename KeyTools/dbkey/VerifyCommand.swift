@@ -19,7 +19,7 @@ let verifyCommand = Command(
         atPath: path, key: key, cipher: cipherSettings(path: path, key: key).cipher)
     } catch let error as DatabaseError
       where error.resultCode == .SQLITE_CORRUPT
-      || (error.resultCode == .SQLITE_NOTADB && error.message?.contains("truncated") == true)
+      || error.extendedResultCode == .SEALITE_NOTADB_PARTIAL_PAGE
     {
       throw CommandError(code: .damaged, message: "\(path) failed verification: \(error.message ?? "")")
     } catch {

@@ -171,7 +171,7 @@ extension Keyring {
         var info = stat()
         guard stat(new.canonicalPath, &info) == 0 else {
           throw DatabaseError(
-            resultCode: .SQLITE_CANTOPEN, message: "no database file at \(new.canonicalPath)")
+            resultCode: .SEALITE_CANTOPEN_NOFILE, message: "no database file at \(new.canonicalPath)")
         }
         guard try Self.key(key, opens: new, cipher: cipher) else {
           throw DatabaseError(

@@ -38,6 +38,7 @@ enum OpeningFailure {
     else { return underlying }
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     let message: String
+    var code = underlying.extendedResultCode
     if header == sqliteHeader {
       message =
         isKeyed
@@ -51,15 +52,18 @@ enum OpeningFailure {
         "the database file is truncated or damaged: the key opens its first page, but not the rest (\(path))"
     } else if size < 512 || size % 512 != 0 {
       // An encrypted database is a whole number of pages of at least 512 bytes.
-      message =
-        size > 0 && size % 512 != 0
-        ? "file is not a database, or is truncated: its size (\(size) bytes) is not a whole number of pages (\(path))"
-        : "file is not a database (\(path))"
+      if size > 0 && size % 512 != 0 {
+        message =
+          "file is not a database, or is truncated: its size (\(size) bytes) is not a whole number of pages (\(path))"
+        if code.primaryResultCode == .SQLITE_NOTADB { code = .SEALITE_NOTADB_PARTIAL_PAGE }
+      } else {
+        message = "file is not a database (\(path))"
+      }
     } else if isKeyed {
       message = "the key does not open this database: wrong key, or wrong cipher settings (\(path))"
     } else {
       message = "this database is encrypted, or is not a database: a key is needed to open it (\(path))"
     }
-    return DatabaseError(resultCode: underlying.extendedResultCode, message: message)
+    return DatabaseError(resultCode: code, message: message)
   }
 }

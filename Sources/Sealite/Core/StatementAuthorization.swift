@@ -69,7 +69,8 @@ struct StatementAuthorization {
   }
 
   /// SQLite 3.19.0 reports tables read without columns with an empty column name.
-  static let reportsTablesWithoutColumns = sqlite3_libversion_number() >= 3_019_000
+  static let reportsTablesWithoutColumns = SQLiteFeatures.linked.supports(
+    .authorizerReportsTablesReadWithoutColumns)
 
   /// A write the statement may perform.
   struct StatementWrite: Hashable {

@@ -252,7 +252,7 @@ extension Database {
   /// - `SQLITE_NOTADB` "… is empty: not a database" for a zero-length file.
   static func requireFile(atPath path: String) throws {
     guard FileManager.default.fileExists(atPath: path) else {
-      throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "no database file at \(path)")
+      throw DatabaseError(resultCode: .SEALITE_CANTOPEN_NOFILE, message: "no database file at \(path)")
     }
     guard !isDirectory(path) else {
       throw DatabaseError(

@@ -86,7 +86,7 @@ public final class DatabaseFileLock: Sendable {
       try cancellation.check("waiting for another operation on \(canonicalPath)")
       guard ContinuousClock.now < deadline else {
         throw DatabaseError(
-          resultCode: .SQLITE_BUSY,
+          resultCode: .SEALITE_BUSY_FILE_OPERATION,
           message: "another operation on \(canonicalPath) is in progress (a key change, an export or import "
             + "into it, or a migration): try again once it ends")
       }

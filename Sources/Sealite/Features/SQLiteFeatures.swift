@@ -56,6 +56,10 @@ public struct SQLiteFeatures: Sendable {
     /// `NULLS FIRST` and `NULLS LAST` in `ORDER BY` (SQLite 3.30). Without them,
     /// orderings sort NULLs with a leading `x IS NULL` term.
     case nullsOrdering
+    /// The authorizer reports a table read without any of its columns
+    /// (`SELECT COUNT(*) FROM t`, `SELECT 1 FROM t`) (SQLite 3.19). Without it,
+    /// observations learn such tables from the statement's program.
+    case authorizerReportsTablesReadWithoutColumns
 
     /// ``minimumSQLiteVersion`` as SQLite's version number (3.24.0 → 3024000).
     public var minimumSQLiteVersionNumber: Int {
@@ -98,6 +102,8 @@ public struct SQLiteFeatures: Sendable {
       case .tableXInfo: return "PRAGMA table_xinfo"
       case .vacuumInto: return "VACUUM INTO"
       case .nullsOrdering: return "NULLS FIRST and NULLS LAST"
+      case .authorizerReportsTablesReadWithoutColumns:
+        return "authorizer reports of tables read without columns"
       }
     }
 
@@ -124,6 +130,7 @@ public struct SQLiteFeatures: Sendable {
       case .tableXInfo: return "3.26.0"
       case .vacuumInto: return "3.27.0"
       case .nullsOrdering: return "3.30.0"
+      case .authorizerReportsTablesReadWithoutColumns: return "3.19.0"
       }
     }
   }
@@ -215,6 +222,10 @@ public struct SQLiteFeatures: Sendable {
       where versionNumber >= capability.minimumSQLiteVersionNumber && compiles(statement, connection) {
         capabilities.insert(capability)
       }
+      let reportsCount = Capability.authorizerReportsTablesReadWithoutColumns
+      if versionNumber >= reportsCount.minimumSQLiteVersionNumber, authorizerReportsCountedTable(connection) {
+        capabilities.insert(reportsCount)
+      }
     }
     let options = connection.map { column("PRAGMA compile_options", $0) } ?? []
     // The hooks are C functions: present only if exported, and only useful if
@@ -245,6 +256,25 @@ public struct SQLiteFeatures: Sendable {
     var code = sqlite3_step(statement)
     while code == SQLITE_ROW { code = sqlite3_step(statement) }
     return code == SQLITE_DONE
+  }
+
+  /// True if the authorizer reports the table of `SELECT COUNT(*) FROM t`,
+  /// whose statement reads none of its columns.
+  private static func authorizerReportsCountedTable(_ connection: OpaquePointer) -> Bool {
+    var reported = false
+    withUnsafeMutablePointer(to: &reported) { pointer in
+      sqlite3_set_authorizer(
+        connection,
+        { context, action, table, _, _, _ in
+          if action == SQLITE_READ, let table, let context, String(cString: table) == "t" {
+            context.assumingMemoryBound(to: Bool.self).pointee = true
+          }
+          return SQLITE_OK
+        }, pointer)
+      _ = compiles("SELECT COUNT(*) FROM t", connection)
+      sqlite3_set_authorizer(connection, nil, nil)
+    }
+    return reported
   }
 
   private static func compiles(_ sql: String, _ connection: OpaquePointer) -> Bool {

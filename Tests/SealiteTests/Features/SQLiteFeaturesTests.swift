@@ -149,7 +149,7 @@ struct SQLiteFeaturesCapabilityTests {
   @Test("a version-gated capability is present exactly when the SQLite version has it")
   func versionGating() {
     let features = SQLiteFeatures.linked
-    for capability in Self.sqlCapabilities + [.optimizePragma] {
+    for capability in Self.sqlCapabilities + [.optimizePragma, .authorizerReportsTablesReadWithoutColumns] {
       let versionAllows = features.sqliteVersionNumber >= capability.minimumSQLiteVersionNumber
       if Self.moduleGated.contains(capability) {
         // A module also needs the build: present implies the version allows it.
@@ -351,7 +351,7 @@ struct SQLiteFeaturesCapabilityTests {
     case .generatedColumns:
       try db.execute(sql: "CREATE TABLE gc(x INTEGER, y INTEGER AS (x * 2)); INSERT INTO gc(x) VALUES (21)")
       try check(try Int.fetchOne(db, sql: "SELECT y FROM gc") == 42)
-    case .preupdateHook, .snapshots, .optimizePragma:
+    case .preupdateHook, .snapshots, .optimizePragma, .authorizerReportsTablesReadWithoutColumns:
       throw WrongAnswer()
     }
   }
