@@ -48,7 +48,7 @@ sqlite=$$(sed -n 's/^#define SQLITE_VERSION[[:space:]]*"\([^"]*\)".*/\1/p' "$$he
 [ -n "$$v" ] && [ -n "$$sqlite" ] || { echo "$@: cannot tell the SQLCipher/SQLite versions" >&2; exit 1; }
 shell=$$(command -v sqlcipher || true)
 echo "$@: primary leg, SQLCipher $$v (SQLite $$sqlite), shell $${shell:-none}"
-export SEALITE_LEG=primary SEALITE_EXPECT_SQLCIPHER="$$v" SEALITE_EXPECT_SQLITE="$$sqlite" \
+export SEALITE_LEG=primary SEALITE_CLOSE_CHECK=1 SEALITE_EXPECT_SQLCIPHER="$$v" SEALITE_EXPECT_SQLITE="$$sqlite" \
   SEALITE_SQLCIPHER_SHELL="$$shell"
 endef
 
@@ -63,7 +63,7 @@ test-legacy: setup
 	legacy_env=$$(scripts/legacy-prefix --print-env "$(LEGACY_PREFIX)")
 	eval "$$(sed 's/^/LEGACY_/' <<<"$$legacy_env")"
 	echo "test-legacy: SQLCipher $$LEGACY_SEALITE_EXPECT_SQLCIPHER (SQLite $$LEGACY_SEALITE_EXPECT_SQLITE) from $(LEGACY_PREFIX)"
-	export PKG_CONFIG_PATH="$$LEGACY_PKG_CONFIG_PATH"
+	export PKG_CONFIG_PATH="$$LEGACY_PKG_CONFIG_PATH" SEALITE_CLOSE_CHECK=1
 	echo "+ PKG_CONFIG_PATH=$$PKG_CONFIG_PATH $(SWIFT) build --build-tests --scratch-path $(LEGACY_SCRATCH)"
 	$(SWIFT) build --build-tests --scratch-path "$(LEGACY_SCRATCH)"
 	# The test binary must load the private libsqlcipher.so.0, never the system's .so.1.

@@ -48,6 +48,9 @@ public final class Database {
   var connectionStates = ConnectionStates()
   /// The cancellation of the `async` access running on this connection, if any.
   var taskCancellation: TaskCancellation?
+  /// The statements of this connection alive, for the close-time check of
+  /// the test suite (counted only when it is on).
+  let liveStatements = CloseCheck.StatementCount()
   /// True once a statement wrote rows or schema on this connection.
   var hasWrittenContent = false
 
@@ -95,6 +98,9 @@ public final class Database {
     executionObserver = nil
     sqlite3_set_authorizer(connection, nil, nil)
     sqlite3_trace_v2(connection, 0, nil, nil)
+    if CloseCheck.isEnabled {
+      CloseCheck.check(connection, statements: liveStatements, description: description)
+    }
     sqlite3_close_v2(connection)
     sqliteConnection = nil
   }

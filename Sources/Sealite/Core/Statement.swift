@@ -15,6 +15,8 @@ public final class Statement {
   /// The underlying SQLite statement, for code that calls the C API directly.
   public let sqliteStatement: SQLiteStatement
   weak var database: Database?
+  /// Counts this statement among its connection's, for the close-time check.
+  private let liveStatements: CloseCheck.StatementCount?
   /// Names of parameters (without `:`, `$` or `@`), nil for `?` parameters.
   let parameterNames: [String?]
   /// The column names and their lookup table, shared with every row copied from
@@ -47,6 +49,12 @@ public final class Statement {
     authorization: StatementAuthorization
   ) {
     self.database = database
+    if CloseCheck.isEnabled {
+      liveStatements = database.liveStatements
+      database.liveStatements.increment()
+    } else {
+      liveStatements = nil
+    }
     self.authorization = authorization
     self.sql = sql
     self.sqliteStatement = sqliteStatement
@@ -63,6 +71,7 @@ public final class Statement {
 
   deinit {
     sqlite3_finalize(sqliteStatement)
+    liveStatements?.decrement()
   }
 
   /// The number of columns of the rows the statement produces.
