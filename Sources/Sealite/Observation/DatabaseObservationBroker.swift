@@ -127,7 +127,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
       try commitPreparation(database, Set(tracker.changedTables.values))
     }
     // The hooks tell how this statement ends the transaction, if it does.
-    tracker.completion = .none
+    tracker.statementWillRun()
     guard !authorization.writes.isEmpty, let connection, !registry.isEmpty || commitPreparation != nil else {
       return nil
     }
@@ -187,9 +187,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
       finish(execution)
       if execution.isWrappedInTransaction { rollBackSilently() }
     }
-    let completion = tracker.completion
-    tracker.completion = .none
-    switch completion {
+    switch tracker.takeCompletion() {
     case .rollback:
       // The failed statement rolled back the transaction SQLite opened for it
       // (or an `OR ROLLBACK` conflict ended the user's): no transaction the
@@ -307,18 +305,17 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
   func transactionWillCommit() -> Bool {
     do {
       try willCommit()
-      tracker.completion = .commit
+      tracker.transactionWillCommit()
       return true
     } catch {
-      tracker.completion = .cancelledCommit(error)
+      tracker.transactionCommitWasRefused(error)
       return false
     }
   }
 
-  /// The rollback hook. After a refused commit, the error stays the news.
+  /// The rollback hook.
   func transactionDidRollBack() {
-    if case .cancelledCommit = tracker.completion { return }
-    tracker.completion = .rollback
+    tracker.transactionDidRollBack()
   }
 
   // MARK: - Transaction ends

@@ -5,8 +5,8 @@
 ///
 /// Guarded by the connection's queue, as the broker that owns it.
 struct TransactionTracker {
-  /// How the statement being run ended the transaction, set by the hooks.
-  var completion = PendingTransactionCompletion.none
+  /// How the statement being run ended the transaction, as the hooks told.
+  private var completion = PendingTransactionCompletion.none
   /// The open savepoints, and the changes they hold back.
   var savepoints = SavepointStack()
   /// True if the current transaction began with BEGIN (not with a savepoint).
@@ -17,6 +17,28 @@ struct TransactionTracker {
   var isRollingBackSilently = false
   /// The tables the current transaction changed, by name key.
   private(set) var changedTables: [String: String] = [:]
+
+  /// A statement starts: the hooks tell how it ends the transaction, if it does.
+  mutating func statementWillRun() { completion = .none }
+
+  /// The commit hook let the transaction commit.
+  mutating func transactionWillCommit() { completion = .commit }
+
+  /// The commit hook refused the commit (an observer threw `error`).
+  mutating func transactionCommitWasRefused(_ error: any Error) { completion = .cancelledCommit(error) }
+
+  /// The rollback hook. After a refused commit, the error stays the news.
+  mutating func transactionDidRollBack() {
+    if case .cancelledCommit = completion { return }
+    completion = .rollback
+  }
+
+  /// How the statement that ran ended the transaction; the next one starts
+  /// from none.
+  mutating func takeCompletion() -> PendingTransactionCompletion {
+    defer { completion = .none }
+    return completion
+  }
 
   mutating func noteChange(of table: String) {
     changedTables[table.nameKey] = table
@@ -44,8 +66,7 @@ struct TransactionTracker {
     _ authorization: StatementAuthorization, isInsideTransaction: Bool
   ) -> Outcome {
     var outcome = Outcome()
-    let completion = self.completion
-    self.completion = .none
+    let completion = takeCompletion()
     switch authorization.transactionEffect {
     case .begin:
       begunWithBegin = true

@@ -2,6 +2,7 @@ import CSQLCipher
 import Foundation
 import Testing
 
+// @testable: the close-time check is a test-suite facility of Core, internal by design.
 @testable import Sealite
 
 @Suite("Core: the close-time check of the test suite")

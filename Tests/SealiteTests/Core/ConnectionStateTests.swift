@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+// @testable: `ConnectionState` is Core's internal extension point for the layers; no
+// public API shows it.
 @testable import Sealite
 
 /// A state that counts what Core tells it.
