@@ -262,7 +262,7 @@ public final class Database {
       let statement = Statement(
         database: self, sql: Database.trimmed(sql), sqliteStatement: sqliteStatement,
         authorization: authorizationRecorder.take(sql: sqlite3_sql(sqliteStatement)))
-      if let tail, Database.hasStatement(tail) {
+      if let tail, SQLTokenizer.holdsStatement(tail) {
         throw DatabaseError.misuse(
           "multiple statements found: use execute(sql:arguments:) to run several statements", sql: sql)
       }
@@ -298,33 +298,6 @@ public final class Database {
     return try cachedStatement(sql: sql)
   }
 
-  /// True if `sql` holds more than white space, comments and semicolons.
-  static func hasStatement(_ sql: UnsafePointer<CChar>) -> Bool {
-    var cursor = sql
-    while true {
-      switch UInt8(bitPattern: cursor.pointee) {
-      case 0:
-        return false
-      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), 0x0B, 0x0C,
-        UInt8(ascii: ";"):
-        cursor += 1
-      case UInt8(ascii: "-") where cursor[1] == CChar(UInt8(ascii: "-")):
-        while cursor.pointee != 0 && cursor.pointee != CChar(UInt8(ascii: "\n")) { cursor += 1 }
-      case UInt8(ascii: "/") where cursor[1] == CChar(UInt8(ascii: "*")):
-        cursor += 2
-        while cursor.pointee != 0
-          && !(cursor.pointee == CChar(UInt8(ascii: "*")) && cursor[1] == CChar(UInt8(ascii: "/")))
-        {
-          cursor += 1
-        }
-        if cursor.pointee == 0 { return false }
-        cursor += 2
-      default:
-        return true
-      }
-    }
-  }
-
   static func trimmed(_ sql: String) -> String {
     sql.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ";")))
   }
@@ -356,7 +329,7 @@ public final class Database {
           database: self, sql: statementSQL, sqliteStatement: sqliteStatement,
           authorization: authorizationRecorder.take(sql: sqlite3_sql(sqliteStatement)))
         let values = try consumer.values(for: statement)
-        let isLast = tail.map { !Database.hasStatement($0) } ?? true
+        let isLast = tail.map { !SQLTokenizer.holdsStatement($0) } ?? true
         if isLast {
           // Unused arguments are an error found before the last statement runs,
           // so that a single statement with extra arguments writes nothing.

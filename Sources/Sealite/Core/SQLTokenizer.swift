@@ -310,16 +310,49 @@ extension SQLTokenizer {
   /// case, as SQLite compares keywords). For the statements of which SQLite's
   /// authorizer says nothing (VACUUM).
   static func firstWordIs(_ keyword: StaticString, in sql: UnsafePointer<CChar>) -> Bool {
+    withText(of: sql) { text in
+      for token in SQLTokenizer(text) {
+        if token.kind == .space { continue }
+        guard token.kind == .word, token.range.count == keyword.utf8CodeUnitCount else { return false }
+        let expected = UnsafeBufferPointer(start: keyword.utf8Start, count: keyword.utf8CodeUnitCount)
+        return zip(text[token.range], expected).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+      }
+      return false
+    }
+  }
+
+  /// True if the C string `sql` holds a statement for SQLite: a token other
+  /// than white space, a comment or a semicolon before its end. The text that
+  /// follows a compiled statement (`sqlite3_prepare_v2`'s tail) is judged so,
+  /// as SQLite would judge it when asked to compile it: a byte order mark is
+  /// white space there, a vertical tab or a lone `/*` is not.
+  static func holdsStatement(_ sql: UnsafePointer<CChar>) -> Bool {
+    withText(of: sql) { text in
+      for token in SQLTokenizer(text) {
+        switch token.kind {
+        case .space, .semicolon:
+          continue
+        case .end:
+          return false
+        case .unterminated where token.range.count > 2 && text[token.range.lowerBound] == UInt8(ascii: "/"):
+          // A comment left open runs to the end as white space. (`/*` with
+          // nothing after it is `/` then `*` to SQLite: a statement.)
+          continue
+        default:
+          return true
+        }
+      }
+      return false
+    }
+  }
+
+  /// Calls `body` with the bytes of the C string `sql`, its NUL excluded.
+  private static func withText<T>(of sql: UnsafePointer<CChar>, _ body: (UnsafeBufferPointer<UInt8>) -> T)
+    -> T
+  {
     var count = 0
     while sql[count] != 0 { count += 1 }
-    let text = UnsafeBufferPointer(
-      start: UnsafeRawPointer(sql).assumingMemoryBound(to: UInt8.self), count: count)
-    for token in SQLTokenizer(text) {
-      if token.kind == .space { continue }
-      guard token.kind == .word, token.range.count == keyword.utf8CodeUnitCount else { return false }
-      let expected = UnsafeBufferPointer(start: keyword.utf8Start, count: keyword.utf8CodeUnitCount)
-      return zip(text[token.range], expected).allSatisfy { $0 | 0x20 == $1 | 0x20 }
-    }
-    return false
+    return body(
+      UnsafeBufferPointer(start: UnsafeRawPointer(sql).assumingMemoryBound(to: UInt8.self), count: count))
   }
 }

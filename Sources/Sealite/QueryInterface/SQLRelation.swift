@@ -76,24 +76,24 @@ struct SQLRelation: Sendable {
     }
   }
 
+  /// The commas of `sql` outside parentheses, strings, names and comments,
+  /// read by SQLite's lexical rules (``SQLTokenizer``): how many columns a
+  /// literal selection adds, less one.
   static func topLevelCommaCount(_ sql: String) -> Int {
-    var depth = 0
-    var quote: Character?
-    var count = 0
-    for character in sql {
-      if let open = quote {
-        if character == open { quote = nil }
-        continue
+    var sql = sql
+    return sql.withUTF8 { text in
+      var depth = 0
+      var count = 0
+      for token in SQLTokenizer(text) where token.kind == .punctuation && token.range.count == 1 {
+        switch text[token.range.lowerBound] {
+        case UInt8(ascii: "("): depth += 1
+        case UInt8(ascii: ")"): depth -= 1
+        case UInt8(ascii: ",") where depth == 0: count += 1
+        default: break
+        }
       }
-      switch character {
-      case "'", "\"", "`", "[": quote = character == "[" ? "]" : character
-      case "(": depth += 1
-      case ")": depth -= 1
-      case "," where depth == 0: count += 1
-      default: break
-      }
+      return count
     }
-    return count
   }
 
   /// How fetched rows split into base row and scopes; nil without includes.

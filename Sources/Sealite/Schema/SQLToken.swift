@@ -38,103 +38,46 @@ struct SQLToken: Equatable {
 
   var isSpace: Bool { kind == .space }
 
-  /// Splits SQL into tokens. Unterminated quotes run to the end of the text,
-  /// as SQLite would then reject the statement anyway.
-  ///
-  /// Works on Unicode scalars, with SQLite's classes of characters: a quote
-  /// followed by a combining mark is one Character to Swift, yet a quote to
-  /// SQLite, and any non-ASCII scalar may be part of a bare name.
+  /// Splits SQL into tokens, read by SQLite's own lexical rules
+  /// (``SQLTokenizer``); the texts of the tokens, joined, are `sql` again.
+  /// Quotes left open do not occur here: the rebuild reads SQL that SQLite
+  /// compiled and stored in the schema.
   static func tokenize(_ sql: String) -> [SQLToken] {
-    let scalars = Array(sql.unicodeScalars)
-    var tokens: [SQLToken] = []
-    var index = 0
-
-    func text(_ range: Range<Int>) -> String {
-      String(String.UnicodeScalarView(scalars[range]))
-    }
-    func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-      [" ", "\t", "\n", "\r", "\u{0C}"].contains(scalar)
-    }
-    func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
-    func isNameStart(_ scalar: Unicode.Scalar) -> Bool {
-      ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || scalar == "_" || scalar.value >= 0x80
-    }
-    func isNamePart(_ scalar: Unicode.Scalar) -> Bool {
-      isNameStart(scalar) || isDigit(scalar) || scalar == "$"
-    }
-    func scan(upTo terminator: Unicode.Scalar, from start: Int) -> Int {
-      var end = start + 1
-      while end < scalars.count {
-        if scalars[end] == terminator {
-          // A doubled quote is an escaped quote, not the end.
-          if terminator != "]" && end + 1 < scalars.count && scalars[end + 1] == terminator {
-            end += 2
-            continue
-          }
-          return end + 1
+    var sql = sql
+    return sql.withUTF8 { text in
+      SQLTokenizer(text).map { token in
+        let bytes = UnsafeBufferPointer(rebasing: text[token.range])
+        let tokenText = String(decoding: bytes, as: UTF8.self)
+        let kind: Kind
+        switch token.kind {
+        case .word:
+          kind = .identifier(name: tokenText, quoted: false)
+        case .quotedName:
+          kind = .identifier(name: unquotedName(bytes), quoted: true)
+        case .string, .blob, .number:
+          kind = .literal
+        case .space:
+          kind = .space
+        case .parameter, .semicolon, .punctuation, .end, .illegal, .unterminated:
+          kind = .punctuation
         }
-        end += 1
+        return SQLToken(kind: kind, text: tokenText)
       }
-      return end
     }
+  }
 
-    while index < scalars.count {
-      let scalar = scalars[index]
-      let start = index
-      let kind: Kind
-      if isSpace(scalar) {
-        while index < scalars.count && isSpace(scalars[index]) { index += 1 }
-        kind = .space
-      } else if scalar == "-" && index + 1 < scalars.count && scalars[index + 1] == "-" {
-        while index < scalars.count && scalars[index] != "\n" { index += 1 }
-        kind = .space
-      } else if scalar == "/" && index + 1 < scalars.count && scalars[index + 1] == "*" {
-        index += 2
-        while index < scalars.count
-          && !(scalars[index] == "*" && index + 1 < scalars.count && scalars[index + 1] == "/")
-        {
-          index += 1
-        }
-        index = Swift.min(index + 2, scalars.count)
-        kind = .space
-      } else if scalar == "'" {
-        index = scan(upTo: "'", from: index)
-        kind = .literal
-      } else if scalar == "\"" || scalar == "`" || scalar == "[" {
-        let terminator: Unicode.Scalar = scalar == "[" ? "]" : scalar
-        index = scan(upTo: terminator, from: index)
-        // The name between the quotes, each doubled quote read as one.
-        var name = String.UnicodeScalarView()
-        var position = start + 1
-        while position < Swift.max(start + 1, index - 1) {
-          name.append(scalars[position])
-          let doubled = terminator != "]" && scalars[position] == terminator && position + 1 < index - 1
-          position += doubled ? 2 : 1
-        }
-        kind = .identifier(name: String(name), quoted: true)
-      } else if (scalar == "x" || scalar == "X") && index + 1 < scalars.count && scalars[index + 1] == "'" {
-        index = scan(upTo: "'", from: index + 1)
-        kind = .literal
-      } else if isDigit(scalar) || (scalar == "." && index + 1 < scalars.count && isDigit(scalars[index + 1]))
-      {
-        while index < scalars.count
-          && (isNamePart(scalars[index]) || scalars[index] == "."
-            || ((scalars[index] == "+" || scalars[index] == "-")
-              && (scalars[index - 1] == "e" || scalars[index - 1] == "E")))
-        {
-          index += 1
-        }
-        kind = .literal
-      } else if isNameStart(scalar) || scalar == "$" {
-        while index < scalars.count && isNamePart(scalars[index]) { index += 1 }
-        kind = .identifier(name: text(start..<index), quoted: false)
-      } else {
-        index += 1
-        kind = .punctuation
-      }
-      tokens.append(SQLToken(kind: kind, text: text(start..<index)))
+  /// The name inside `"…"`, `` `…` `` or `[…]`: a doubled quote stands for
+  /// one (brackets have no escape).
+  private static func unquotedName(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    let delimiter = bytes[bytes.count - 1]
+    var name: [UInt8] = []
+    name.reserveCapacity(bytes.count - 2)
+    var index = 1
+    while index < bytes.count - 1 {
+      name.append(bytes[index])
+      index += delimiter != UInt8(ascii: "]") && bytes[index] == delimiter ? 2 : 1
     }
-    return tokens
+    return String(decoding: name, as: UTF8.self)
   }
 }
 
