@@ -70,7 +70,9 @@ final class RowLayout: Sendable {
         break
       }
     }
-    if let index = indexes[name] { return index }
+    // Past the scan, or a name spelled in another case: one hash lookup by
+    // the name's key (which is the name itself, not a copy, when it has no
+    // uppercase letter).
     return indexes[name.nameKey]
   }
 }

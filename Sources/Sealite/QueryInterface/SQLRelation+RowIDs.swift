@@ -99,6 +99,10 @@ extension SQLExpression {
 
 extension Int64 {
   /// The rowid a value compares equal to, if it is an integer.
+  ///
+  /// Not inlined: Swift 6.3's optimizer, inlining it into the loops above,
+  /// breaks its own ownership rules and crashes in release builds.
+  @inline(never)
   fileprivate static func rowID(_ value: DatabaseValue) -> Int64? {
     if case .int64(let integer) = value.storage { return integer }
     return nil

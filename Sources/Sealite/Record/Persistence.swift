@@ -87,14 +87,8 @@ extension MutablePersistableRecord {
     let key = RecordStatementKey(
       table: Self.databaseTableName, columns: columns, resolution: resolution.rawValue)
     let cache = db.state(for: RecordStatementCache.self)
-    if returning == nil {
-      if let last = cache.lastInsertStatement, last.key == key {
-        return (last.statement, last.primaryKey)
-      }
-      if let cached = cache.insertStatements[key] {
-        cache.lastInsertStatement = (key, cached.statement, cached.primaryKey)
-        return (cached.statement, cached.primaryKey)
-      }
+    if returning == nil, let cached = cache.insertStatements[key] {
+      return (cached.statement, cached.primaryKey)
     }
     let table = Self.databaseTableName.quotedDatabaseIdentifier
     var sql = "INSERT \(Self.conflictClause(resolution))INTO \(table)"
@@ -111,10 +105,7 @@ extension MutablePersistableRecord {
     }
     let statement = try db.cachedStatement(sql: sql)
     let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
-    if returning == nil {
-      cache.insertStatements[key] = (statement, primaryKey)
-      cache.lastInsertStatement = (key, statement, primaryKey)
-    }
+    if returning == nil { cache.insertStatements[key] = (statement, primaryKey) }
     return (statement, primaryKey)
   }
 

@@ -5,10 +5,6 @@ final class RecordStatementCache: ConnectionState {
   /// INSERT statements by table, columns and conflict resolution, with the
   /// table's primary key.
   var insertStatements: [RecordStatementKey: (statement: Statement, primaryKey: RecordPrimaryKey)] = [:]
-  /// The INSERT statement used last: a loop that inserts records of one type
-  /// asks for the same one each time, and comparing its key is cheaper than
-  /// hashing it.
-  var lastInsertStatement: (key: RecordStatementKey, statement: Statement, primaryKey: RecordPrimaryKey)?
   /// The SQL of primary-key lookups by record type.
   var primaryKeyLookups: [ObjectIdentifier: PrimaryKeyLookupSQL] = [:]
 
@@ -16,7 +12,6 @@ final class RecordStatementCache: ConnectionState {
 
   func schemaDidChange() {
     insertStatements.removeAll()
-    lastInsertStatement = nil
     primaryKeyLookups.removeAll()
   }
 }
@@ -26,4 +21,14 @@ struct RecordStatementKey: Hashable {
   let table: String
   let columns: [String]
   let resolution: String
+
+  // Looked up once per inserted record: the hash reads the table name and
+  // the number of columns, not every column name. Keys that differ in their
+  // names only are told apart by equality, which compares the names a loop of
+  // one record type spells identically (equal small strings compare as words).
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(table)
+    hasher.combine(columns.count)
+    hasher.combine(resolution)
+  }
 }
