@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// A directory removed when the value is released; every test that touches the
 /// file system works inside one.

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 // Authors, their books and paintings; tags reached through a link table.
 

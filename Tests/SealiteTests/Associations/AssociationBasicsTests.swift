@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 // A library: countries, authors, books, cover images, reviews, tags.
 

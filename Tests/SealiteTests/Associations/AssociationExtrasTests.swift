@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 // GRDB association APIs that Sealite lacks. Each test is written against GRDB's
 // documented names (Documentation/AssociationsBasics.md).

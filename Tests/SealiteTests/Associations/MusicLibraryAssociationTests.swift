@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 // The seed's example: artists, albums, tracks, plays, in an encrypted database file.
 

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 private enum Store: String, CaseIterable, Sendable, CustomTestStringConvertible {
   case memoryQueue

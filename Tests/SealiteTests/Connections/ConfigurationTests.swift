@@ -1,8 +1,7 @@
 import Dispatch
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 private func waitFor(_ semaphore: DispatchSemaphore, seconds: Int = 10) -> Bool {
   semaphore.wait(timeout: .now() + .seconds(seconds)) == .success

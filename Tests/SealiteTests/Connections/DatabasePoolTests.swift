@@ -1,8 +1,7 @@
 import Dispatch
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// How a call made on another thread ended, or that it did not end in time.
 private enum Outcome: Sendable {

@@ -2,6 +2,7 @@ import CSQLCipher
 import Foundation
 import Testing
 
+// @testable: the redaction and SQLTokenizer are Core internals; this file checks them token by token.
 @testable import Sealite
 
 /// A keying statement as SQLite reads it, and the text of it that must never print.

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// Collects what traces report, from any connection and thread.
 private final class TraceLog: Sendable {

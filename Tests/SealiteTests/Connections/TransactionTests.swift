@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// The kinds of databases every transaction behaviour must hold for.
 private enum Store: String, CaseIterable, Sendable, CustomTestStringConvertible {

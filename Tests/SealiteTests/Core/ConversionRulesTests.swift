@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 // GRDB's two conversion paths (GRDB's DatabaseValueConversionTests): the fast
 // path (`T.fetchOne`, `T.fetchAll`, `T.fetchCursor`, and the subscripts of a row

@@ -2,9 +2,8 @@
 // (a Cursor is not a Sequence: its forEach is the way to iterate it, and the subject here)
 
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// A cursor over fixed elements whose `forEach` records that it ran: GRDB's
 /// cursors override `forEach`, and the builders must reach the override.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+// @testable: one check calls Row._isReadableLiveRow(), the debug assertion of live rows.
 @testable import Sealite
 
 /// The resident set size of this process, in bytes (from /proc/self/statm).

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 // GRDB's DatabaseError (DatabaseErrorTests): `message` is SQLite's own
 // message, `description` adds the statement, `expandedDescription` the

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 // GRDB's descriptions (DatabaseValueTests, RowAdapterTests,
 // AssociationPrefetchingRowTests): users grep logs for them and compare them

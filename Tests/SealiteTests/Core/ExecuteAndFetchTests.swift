@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// An in-memory queue with a table `player(id INTEGER PRIMARY KEY, name TEXT UNIQUE, score INTEGER)`.
 private func playerQueue(_ configuration: Configuration = Configuration()) throws -> DatabaseQueue {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+// @testable: LockPreservingFileRead, ProcessLocks and CommitFingerprint are Core internals.
 @testable import Sealite
 
 // SQLite's locks are POSIX record locks: closing any descriptor of a locked

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// The first row of `sql`, copied out of a fresh in-memory database.
 private func fetchRow(_ sql: String, arguments: StatementArguments = StatementArguments()) throws -> Row {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+// @testable: the test reads statement authorization, Core's internal facts of a statement.
 @testable import Sealite
 
 @Suite("Schema changes are seen from every statement")

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 // GRDB's binding rules (StatementArgumentsTests, SelectStatementTests,
 // UpdateStatementTests): a named parameter takes its named value, or else the

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// An in-memory queue with an empty table `t(a, b)`.
 private func makeQueue() throws -> DatabaseQueue {

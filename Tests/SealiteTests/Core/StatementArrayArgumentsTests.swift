@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// `statement.execute(arguments: [a, b])` binds each value as it converts it,
 /// without building StatementArguments first: it must behave exactly as the

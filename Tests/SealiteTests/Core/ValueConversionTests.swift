@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// Stores `value` in a fresh in-memory database and returns the SQLite storage
 /// class SQLite reports for it, and the value read back twice: through

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+// @testable: ChangeJournal is CrossProcess's internal record of commits.
 @testable import Sealite
 
 @Suite("Change journal")

@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 
+// @testable: FileChangeMonitor (inotify or polling) is CrossProcess's internal watcher.
 @testable import Sealite
 
 /// The times of a handler's calls, on the monitor's monotonic clock.

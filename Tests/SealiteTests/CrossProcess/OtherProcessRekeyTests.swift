@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 @Suite("Observing other processes when they change the key")
 struct OtherProcessRekeyTests {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
+// @testable: the test starts OtherProcessesWatch on the queue's internal writer.
 @testable import Sealite
 
 /// A configuration whose observations also see other connections' commits.

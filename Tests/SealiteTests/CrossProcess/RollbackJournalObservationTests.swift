@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+// @testable: the test starts OtherProcessesWatch on the queue's internal writer.
 @testable import Sealite
 
 /// Two queues on one rollback-journal file: the observed one, and a writer.

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Synchronization
-
-@testable import Sealite
 
 /// A child process whose output is read while it runs, on pipes or on a
 /// pseudo-terminal.

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 @Suite("Changing the key of a locked database")
 struct ChangeKeyWhileLockedTests {

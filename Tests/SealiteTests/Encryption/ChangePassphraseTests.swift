@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 @Suite("Changing the key of a queue or a pool")
 struct ChangePassphraseTests {

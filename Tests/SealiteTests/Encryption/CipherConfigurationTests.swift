@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 @Suite("Cipher settings through Configuration.cipher, and SQLCipher 3 databases")
 struct CipherConfigurationTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+// @testable: KeyMemory (locked, wiped key storage) is internal; the test reads its addresses.
 @testable import Sealite
 
 /// The flags the kernel shows for the mapping of this process that holds

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 @Suite("Opening with bad input fails at once, clearly, writing nothing")
 struct OpeningErrorTests {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
+// @testable: KeyDerivation, how a pool derives its connections' keys once, is internal.
 @testable import Sealite
 
 /// Runs `count` reads at once on `pool`, each waiting inside its read until all

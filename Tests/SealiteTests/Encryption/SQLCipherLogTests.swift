@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 @Suite("SQLCipher prints nothing")
 struct SQLCipherLogTests {

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// The SQLCipher version a shell runs with, asked through `PRAGMA cipher_version`
 /// (SQLCipher 3's `-version` prints only the SQLite version).

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 // Serialized: the control test opens an SQLite temporary file on purpose, and
 // the encrypted test must not see it.

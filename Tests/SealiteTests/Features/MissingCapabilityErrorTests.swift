@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+// @testable: the test reads the internal missingCapability of an error.
 @testable import Sealite
 
 /// Statements that use one capability each, run on a table t(a, b).

@@ -1,8 +1,7 @@
 import CSQLCipher
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 @Suite("The feature probe: versions and the linked library")
 struct SQLiteFeaturesVersionTests {

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 private let rawKeyHex = String(repeating: "42", count: 32)
 // Inputs end with a newline: it ends dbkey's read of the key, where waiting

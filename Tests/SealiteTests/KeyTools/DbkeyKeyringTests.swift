@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// A raw key line, as dbkey reads it from a descriptor. The newline ends the
 /// read: waiting for end of file could last as long as some other child

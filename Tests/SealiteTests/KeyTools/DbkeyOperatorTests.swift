@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 // What an operator sees of dbkey: one exit code per condition of the table in
 // `dbkey --help`, messages in the operator's words, keys that are never lost

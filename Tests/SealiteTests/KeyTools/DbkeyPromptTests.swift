@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// Types `answers` at dbkey's prompts on a terminal, each once `prompt` shows
 /// (typing earlier would be echoed: echo goes off only when dbkey asks), and

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// True where a crashing process writes `core` files into its working
 /// directory (the kernel's core_pattern is a plain name).

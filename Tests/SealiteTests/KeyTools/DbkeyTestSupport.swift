@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// The `dbkey` tool, built next to the test bundle.
 var dbkeyPath: String {

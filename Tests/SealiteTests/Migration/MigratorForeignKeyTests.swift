@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+// @testable: the checks read foreignKeysAreEnforced and force table rebuilds, internals of Schema.
 @testable import Sealite
 
 /// A migrator whose "v1" creates `team` and `player(teamId REFERENCES team)`.

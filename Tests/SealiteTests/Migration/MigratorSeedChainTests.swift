@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// The seed's migration chain, as a GRDB user writes it.
 private func seedMigrator() -> DatabaseMigrator {

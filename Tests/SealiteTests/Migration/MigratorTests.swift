@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+// @testable: the checks read foreignKeysAreEnforced and force table rebuilds, internals of Schema.
 @testable import Sealite
 
 /// Every schema object and every row, as comparable text.

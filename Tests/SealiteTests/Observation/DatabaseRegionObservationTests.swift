@@ -1,8 +1,7 @@
 import Foundation
+import Sealite
 import Synchronization
 import Testing
-
-@testable import Sealite
 
 /// A write the update hook does not report row by row, and the table it changes.
 struct HiddenWrite: Sendable, CustomTestStringConvertible {

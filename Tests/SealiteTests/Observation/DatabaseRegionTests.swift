@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+// @testable: regions with rowids and their containment are internal to observation.
 @testable import Sealite
 
 private func makeQueue() throws -> DatabaseQueue {

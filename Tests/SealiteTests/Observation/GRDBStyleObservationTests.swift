@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// GRDB's idioms for observation compile and work unchanged.
 @Suite("GRDB-style observation code")

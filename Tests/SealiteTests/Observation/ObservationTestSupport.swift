@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
+// @testable: hasTransactionObservers(_:) asks the internal broker whether observers are alive.
 @testable import Sealite
 
 /// The databases observation tests run against: a queue, a pool, and an

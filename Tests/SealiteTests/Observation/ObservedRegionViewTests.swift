@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+// @testable: observableRegion, the region an observation really watches, is internal.
 @testable import Sealite
 
 private func viewQueue() throws -> DatabaseQueue {

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// The observation examples of README.md, kept compiling and working.
 @Suite("README observation examples")

@@ -1,5 +1,6 @@
 import Testing
 
+// @testable: tablesOpenedForReading is the authorizer's internal record of a statement.
 @testable import Sealite
 
 @Suite("Tables a statement's program reads")

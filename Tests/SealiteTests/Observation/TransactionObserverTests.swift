@@ -1,8 +1,7 @@
 import Foundation
+import Sealite
 import Synchronization
 import Testing
-
-@testable import Sealite
 
 private func makeQueue() throws -> DatabaseQueue {
   let dbQueue = try DatabaseQueue()

@@ -1,8 +1,7 @@
 import Dispatch
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// The number of players, through `COUNT(*)`: its region is the whole
 /// player table, so that every commit that touches it refreshes.

@@ -1,9 +1,8 @@
 import Dispatch
 import Foundation
+import Sealite
 import Synchronization
 import Testing
-
-@testable import Sealite
 
 private func makeWriter(_ backend: ObservationBackend, _ directory: TemporaryDirectory) throws
   -> any DatabaseWriter

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 // GRDB-documented APIs that Sealite lacks or spells differently. Each test is
 // written against GRDB's spelling; this file does not compile until they exist.

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 private struct Player: Codable, FetchableRecord, MutablePersistableRecord, Hashable, Identifiable {
   var id: Int64

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 // The music library of the seed: artists, albums, tracks and plays, written
 // as a GRDB user would write it.

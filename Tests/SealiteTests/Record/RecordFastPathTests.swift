@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 // The fast paths of fetching and inserting records: the column lookups a record
 // cursor replays from its first row, the decoder it reuses for every row, the

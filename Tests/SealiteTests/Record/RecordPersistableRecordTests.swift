@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 // PersistableRecord (non-mutating persistence) has its own entry points. They
 // run in exit tests, in a child process, so that a crash (a stack overflow in

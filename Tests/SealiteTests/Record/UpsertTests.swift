@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 // One set of expectations for both legs: SQLite 3.46 runs the native
 // `INSERT … ON CONFLICT … DO UPDATE … RETURNING`, SQLite 3.15 the emulation.

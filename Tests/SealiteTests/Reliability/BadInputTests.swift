@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+// @testable: the checks read pragmas through Core's internal integerPragma.
 @testable import Sealite
 
 // Bad input that the existing suites do not cover yet: each case has its own

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 @Suite("Reliability: processes killed at random moments")
 struct CrashSafetyTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+// @testable: the fuzzer compares the internal encoding of values with SQLite's.
 @testable import Sealite
 
 // Fuzzing the binding of values: every API shape that turns a value into SQL.

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 // Fuzzing dbkey's command line: a sandbox, a spawner and a random vocabulary.
 

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 // The fuzzing framework: seeded generators and runs, random values, what "exactly"
 // means per type, and the log of the SQL text a connection runs. The tests are in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+// @testable: the identifier fuzzer forces table rebuilds, an internal path of Schema.
 @testable import Sealite
 
 // Fuzzing identifiers: names of tables and columns built from awkward pieces.

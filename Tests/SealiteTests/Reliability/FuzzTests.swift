@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+// @testable: the fuzzer compares SQL generation (SQLGenerationContext) and encoding internals with SQLite.
 @testable import Sealite
 
 // Seeded fuzzing of everything that turns values and names into SQL, and of dbkey's

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 // Every dbkey operation that changes a key or writes a database, killed
 // (SIGKILL) or interrupted (SIGINT) at random moments of its run, and raced

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 @Suite("Reliability: two writer and four reader processes on one encrypted WAL database")
 struct MultiProcessLoadTests {

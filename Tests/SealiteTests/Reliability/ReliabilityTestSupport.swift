@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// The `sealite-stress` helper, built next to the test bundle.
 var sealiteStressPath: String {

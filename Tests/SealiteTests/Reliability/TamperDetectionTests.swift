@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+// @testable: the checks read pragmas through Core's internal integerPragma.
 @testable import Sealite
 
 // Flips one byte at a time in copies of an encrypted database and of its WAL,

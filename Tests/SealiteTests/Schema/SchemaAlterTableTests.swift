@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+// @testable: alter(table:forcingTableRebuild:) runs the rebuild path where ALTER TABLE would do.
 @testable import Sealite
 
 /// Artists and their tracks: a parent and a child table with indexes (plain,

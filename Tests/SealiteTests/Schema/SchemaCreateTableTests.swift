@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 /// The SQL SQLite stored for a table or index.
 private func storedSQL(_ db: Database, _ name: String) throws -> String? {

@@ -1,7 +1,6 @@
 import Foundation
+import Sealite
 import Testing
-
-@testable import Sealite
 
 @Suite("Schema: indexes, views, dropping and renaming")
 struct SchemaIndexAndViewTests {
