@@ -91,6 +91,7 @@ public final class Database {
   /// connection alive until they are released (`sqlite3_close_v2`).
   func close() {
     guard let connection = sqliteConnection else { return }
+    assert(currentAccess == nil, "a connection closes outside any access")
     for state in connectionStates.all { state.connectionWillClose() }
     statementCache.removeAll()
     tracer = nil
@@ -288,6 +289,12 @@ public final class Database {
   /// The statement used by `fetch…(db, sql:)`: the cached one, unless a cursor
   /// is already iterating it.
   func fetchStatement(sql: String) throws -> Statement {
+    let statement = try idleStatement(sql: sql)
+    assert(sqlite3_stmt_busy(statement.sqliteStatement) == 0, "a fetch never gets a statement a cursor steps")
+    return statement
+  }
+
+  private func idleStatement(sql: String) throws -> Statement {
     if let statement = statementCache[sql] {
       validateStatementCache(before: statement)
       if statementCache[sql] === statement {
