@@ -8,6 +8,7 @@
 #   make lint          swift format lint, scripts/check-readme, the doc-comment and layering checks (make format rewrites in place)
 #   make docs          DocC archives of Sealite and SealiteKeyring in .build/docs
 #   make doc-check     public symbols without a doc comment (there must be none)
+#   make api-coverage  docs/GRDB-API-coverage.md: each public symbol of GRDB 7.8, and whether Sealite has it
 #   make sanitize      test suite under AddressSanitizer, then ThreadSanitizer (not part of make test)
 #   make sanitize-ci   AddressSanitizer over the Core and Record suites (CI runs it)
 
@@ -28,7 +29,7 @@ LEGACY_SCRATCH ?= .build/legacy
 # What swift format checks; directories that do not exist yet are skipped.
 FORMAT_PATHS := Package.swift Sources Tests Examples KeyTools Tools Benchmarks
 
-.PHONY: setup build test test-legacy sanitize sanitize-ci demo bench lint format docs doc-check clean
+.PHONY: setup build test test-legacy sanitize sanitize-ci demo bench lint format docs doc-check api-coverage clean
 
 setup:
 	scripts/setup
@@ -252,6 +253,14 @@ docs: setup
 	    --warnings-as-errors
 	done
 	echo "docs: $(DOCS_DIR)/Sealite.doccarchive, $(DOCS_DIR)/SealiteKeyring.doccarchive"
+
+# GRDB's public declarations against Sealite's symbol graph (scripts/symbol-graphs, which
+# reuses the debug build), written to docs/GRDB-API-coverage.md by scripts/api-coverage.
+# GRDB_SOURCE: GRDB 7.8's sources, a bare git directory (its HEAD) or a checkout.
+GRDB_SOURCE ?= /work/.mirror/groue+GRDB.swift/repo
+api-coverage: setup
+	@SWIFT="$(SWIFT)" scripts/symbol-graphs .build/symbol-graphs
+	scripts/api-coverage --grdb "$(GRDB_SOURCE)"
 
 format:
 	@paths=(); for p in $(FORMAT_PATHS); do [ ! -e "$$p" ] || paths+=("$$p"); done

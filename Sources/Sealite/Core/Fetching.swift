@@ -4,15 +4,19 @@
 
 extension Row {
   /// A cursor over the rows of a prepared statement.
-  public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws
+  public static func fetchCursor(
+    _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+  ) throws
     -> RowCursor
   {
-    try RowCursor(statement: statement, arguments: arguments)
+    try RowCursor(statement: statement, arguments: arguments, adapter: adapter?.rowTransform(for: statement))
   }
 
   /// All rows of a prepared statement.
-  public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Row] {
-    try collectAll(RowCursor(statement: statement, arguments: arguments))
+  public static func fetchAll(
+    _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+  ) throws -> [Row] {
+    try collectAll(fetchCursor(statement, arguments: arguments, adapter: adapter))
   }
 
   /// The rows of `cursor`, each copied.
@@ -24,14 +28,17 @@ extension Row {
   }
 
   /// The first row of a prepared statement, or nil.
-  public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Row? {
-    try RowCursor(statement: statement, arguments: arguments).next()?.copy()
+  public static func fetchOne(
+    _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+  ) throws -> Row? {
+    try fetchCursor(statement, arguments: arguments, adapter: adapter).next()?.copy()
   }
 
   /// The distinct rows of a prepared statement.
-  public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Row>
-  {
-    let cursor = try RowCursor(statement: statement, arguments: arguments)
+  public static func fetchSet(
+    _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+  ) throws -> Set<Row> {
+    let cursor = try fetchCursor(statement, arguments: arguments, adapter: adapter)
     var rows: Set<Row> = []
     var copier = RowCopier()
     while let row = try cursor.next() { rows.insert(copier.copy(row)) }
@@ -40,172 +47,204 @@ extension Row {
 
   /// A cursor over the rows of an SQL query.
   public static func fetchCursor(
-    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+    adapter: (any RowAdapter)? = nil
   )
     throws -> RowCursor
   {
-    try fetchCursor(db.fetchStatement(sql: sql), arguments: arguments)
+    try fetchCursor(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
   }
 
   /// All rows of an SQL query.
   public static func fetchAll(
-    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+    adapter: (any RowAdapter)? = nil
   )
     throws -> [Row]
   {
-    try fetchAll(db.fetchStatement(sql: sql), arguments: arguments)
+    try fetchAll(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
   }
 
   /// The first row of an SQL query, or nil.
   public static func fetchOne(
-    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+    adapter: (any RowAdapter)? = nil
   )
     throws -> Row?
   {
-    try fetchOne(db.fetchStatement(sql: sql), arguments: arguments)
+    try fetchOne(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
   }
 
   /// The distinct rows of an SQL query.
   public static func fetchSet(
-    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+    adapter: (any RowAdapter)? = nil
   )
     throws -> Set<Row>
   {
-    try fetchSet(db.fetchStatement(sql: sql), arguments: arguments)
+    try fetchSet(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
   }
 }
 
 extension DatabaseValueConvertible {
   /// A cursor over the values of the first column of a prepared statement.
-  public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws
+  public static func fetchCursor(
+    _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+  ) throws
     -> DatabaseValueCursor<Self>
   {
-    try DatabaseValueCursor(statement: statement, arguments: arguments)
+    try DatabaseValueCursor(
+      statement: statement, arguments: arguments,
+      columnIndex: adapter?.baseColumnIndex(atIndex: 0, layout: statement) ?? 0)
   }
 
   /// All values of the first column of a prepared statement. A NULL is an error
   /// unless `Self` is optional.
-  public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
-    try Array(fetchCursor(statement, arguments: arguments))
+  public static func fetchAll(
+    _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+  ) throws -> [Self] {
+    try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
   }
 
   /// The value of the first column of the first row, or nil if there is no row
   /// or the value is NULL.
-  public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-    try Optional<Self>.fetchCursor(statement, arguments: arguments).next() ?? nil
+  public static func fetchOne(
+    _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+  ) throws -> Self? {
+    try Optional<Self>.fetchCursor(statement, arguments: arguments, adapter: adapter).next() ?? nil
   }
 
   /// A cursor over the values of the first column of an SQL query.
   public static func fetchCursor(
-    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+    adapter: (any RowAdapter)? = nil
   )
     throws -> DatabaseValueCursor<Self>
   {
-    try fetchCursor(db.fetchStatement(sql: sql), arguments: arguments)
+    try fetchCursor(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
   }
 
   /// All values of the first column of an SQL query.
   public static func fetchAll(
-    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+    adapter: (any RowAdapter)? = nil
   )
     throws -> [Self]
   {
-    try fetchAll(db.fetchStatement(sql: sql), arguments: arguments)
+    try fetchAll(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
   }
 
   /// The value of the first column of the first row of an SQL query, or nil.
   public static func fetchOne(
-    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+    adapter: (any RowAdapter)? = nil
   )
     throws -> Self?
   {
-    try fetchOne(db.fetchStatement(sql: sql), arguments: arguments)
+    try fetchOne(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
   }
 }
 
 extension DatabaseValueConvertible where Self: Hashable {
   /// The distinct values of the first column of a prepared statement.
-  public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<
+  public static func fetchSet(
+    _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+  ) throws -> Set<
     Self
   > {
-    try Set(fetchCursor(statement, arguments: arguments))
+    try Set(fetchCursor(statement, arguments: arguments, adapter: adapter))
   }
 
   /// The distinct values of the first column of an SQL query.
   public static func fetchSet(
-    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+    adapter: (any RowAdapter)? = nil
   )
     throws -> Set<Self>
   {
-    try fetchSet(db.fetchStatement(sql: sql), arguments: arguments)
+    try fetchSet(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
   }
 }
 
 extension DatabaseValueConvertible where Self: StatementColumnConvertible {
   /// A cursor over the values of the first column of a prepared statement,
   /// read straight from SQLite.
-  public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws
+  public static func fetchCursor(
+    _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+  ) throws
     -> FastDatabaseValueCursor<Self>
   {
-    try FastDatabaseValueCursor(statement: statement, arguments: arguments)
+    try FastDatabaseValueCursor(
+      statement: statement, arguments: arguments,
+      columnIndex: adapter?.baseColumnIndex(atIndex: 0, layout: statement) ?? 0)
   }
 
   /// All values of the first column of a prepared statement.
-  public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
-    try Array(fetchCursor(statement, arguments: arguments))
+  public static func fetchAll(
+    _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+  ) throws -> [Self] {
+    try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
   }
 
   /// The value of the first column of the first row, read straight from
   /// SQLite, or nil if there is no row or the value is NULL.
-  public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-    try FastDatabaseValueCursor<Self?>(statement: statement, arguments: arguments).next() ?? nil
+  public static func fetchOne(
+    _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+  ) throws -> Self? {
+    try Optional<Self>.fetchCursor(statement, arguments: arguments, adapter: adapter).next() ?? nil
   }
 
   /// A cursor over the values of the first column of an SQL query.
   public static func fetchCursor(
-    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+    adapter: (any RowAdapter)? = nil
   )
     throws -> FastDatabaseValueCursor<Self>
   {
-    try fetchCursor(db.fetchStatement(sql: sql), arguments: arguments)
+    try fetchCursor(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
   }
 
   /// The value of the first column of the first row of an SQL query, read
   /// straight from SQLite, or nil.
   public static func fetchOne(
-    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+    adapter: (any RowAdapter)? = nil
   )
     throws -> Self?
   {
-    try fetchOne(db.fetchStatement(sql: sql), arguments: arguments)
+    try fetchOne(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
   }
 
   /// All values of the first column of an SQL query.
   public static func fetchAll(
-    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+    adapter: (any RowAdapter)? = nil
   )
     throws -> [Self]
   {
-    try fetchAll(db.fetchStatement(sql: sql), arguments: arguments)
+    try fetchAll(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
   }
 }
 
 extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hashable {
   /// The distinct values of the first column of a prepared statement, read
   /// straight from SQLite.
-  public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<
+  public static func fetchSet(
+    _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+  ) throws -> Set<
     Self
   > {
-    try Set(fetchCursor(statement, arguments: arguments))
+    try Set(fetchCursor(statement, arguments: arguments, adapter: adapter))
   }
 
   /// The distinct values of the first column of an SQL query, read straight
   /// from SQLite.
   public static func fetchSet(
-    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+    adapter: (any RowAdapter)? = nil
   )
     throws -> Set<Self>
   {
-    try fetchSet(db.fetchStatement(sql: sql), arguments: arguments)
+    try fetchSet(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
   }
 }

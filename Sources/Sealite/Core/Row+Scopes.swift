@@ -19,16 +19,28 @@ final class RowExtras: @unchecked Sendable {
 }
 
 extension Row {
-  /// The rows of included to-one associations, by association key.
-  public struct ScopesView: Sendable {
+  /// The scopes of a row (rows of included to-one associations, or of a
+  /// ``ScopeAdapter``), by name; a collection of `(name, row)` pairs.
+  public struct ScopesView: Sendable, Collection {
     let row: Row
 
-    /// The scope names, in the order of the request.
+    /// The scope names, in the order of the request (of their names, for
+    /// the scopes of an adapter).
     public var names: [String] { row.extras?.scopes.map(\.0) ?? [] }
 
-    /// The row of an included association, or nil.
+    /// The row of a scope, or nil.
     public subscript(_ name: String) -> Row? {
       row.extras?.scopes.first { $0.0 == name }?.1
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { row.extras?.scopes.count ?? 0 }
+    public func index(after index: Int) -> Int { index + 1 }
+
+    /// The scope at `position`: its name and its row.
+    public subscript(position: Int) -> (name: String, row: Row) {
+      let scope = row.extras!.scopes[position]
+      return (scope.0, scope.1)
     }
   }
 
@@ -99,40 +111,66 @@ extension Row {
 }
 
 /// How the columns of a joined row split into the base row and the scopes of
-/// included associations.
-struct RowScopeLayout: Sendable {
+/// included associations: the row adapter of a request with `including(…)`.
+struct RowScopeLayout: RowAdapter {
   /// Columns of the base row, from `start`.
   var start: Int
   var width: Int
   var scopes: [(key: String, layout: RowScopeLayout)]
 
-  /// A function that turns a joined row into the structured row (base
-  /// columns, with scopes attached). Column layouts are built once, here.
-  func makeAdapter(columnNames names: [String]) -> @Sendable (Row) -> Row {
-    let node = AdapterNode(self, names: names)
-    let unadaptedLayout = RowLayout(names: names)
-    return { row in
-      let values = row.databaseValues
-      return node.build(values, unadapted: (unadaptedLayout, values))
-    }
+  func _layoutedAdapter(from layout: some _RowLayout) throws -> any _LayoutedRowAdapter {
+    let columns = layout._layoutColumns
+    let end = min(start + width, columns.count)
+    return LayoutedOrderedScopes(
+      _mapping: _LayoutedColumnMapping(layoutColumns: columns[min(start, end)..<end]),
+      orderedScopes: try scopes.map { ($0.key, try $0.layout._layoutedAdapter(from: layout)) })
   }
 }
 
-private final class AdapterNode: Sendable {
-  let range: Range<Int>
-  let layout: RowLayout
-  let scopes: [(String, AdapterNode)]
+/// A resolved adapter whose scopes have an order: the included associations
+/// of a request, in the order the request names them.
+struct LayoutedOrderedScopes: _LayoutedRowAdapter {
+  let _mapping: _LayoutedColumnMapping
+  let orderedScopes: [(String, any _LayoutedRowAdapter)]
 
-  init(_ scopeLayout: RowScopeLayout, names: [String]) {
-    let end = min(scopeLayout.start + scopeLayout.width, names.count)
-    let start = min(scopeLayout.start, end)
-    range = start..<end
-    layout = RowLayout(names: Array(names[range]))
-    scopes = scopeLayout.scopes.map { ($0.key, AdapterNode($0.layout, names: names)) }
+  var _scopes: [String: any _LayoutedRowAdapter] {
+    Dictionary(orderedScopes, uniquingKeysWith: { first, _ in first })
+  }
+}
+
+/// How the rows of one statement are adapted: the columns of the adapted row
+/// (their indexes in the base row) and its scopes, with column layouts built
+/// once per statement. Each row is then cut from the base row's values. Row
+/// adapters and included associations both run through it.
+final class RowAdaptation: Sendable {
+  let indexes: [Int]
+  let layout: RowLayout
+  let scopes: [(String, RowAdaptation)]
+
+  /// The adaptation of a row adapter resolved for a statement. Scopes are
+  /// attached in the order of the request's associations, or else of their
+  /// names (an adapter's scopes are a dictionary).
+  init(_ adapter: any _LayoutedRowAdapter) {
+    let columns = adapter._mapping._layoutColumns
+    indexes = columns.map(\.0)
+    layout = RowLayout(names: columns.map(\.1))
+    let scopes =
+      (adapter as? LayoutedOrderedScopes)?.orderedScopes
+      ?? adapter._scopes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    self.scopes = scopes.map { ($0.0, RowAdaptation($0.1)) }
   }
 
-  func build(_ values: [DatabaseValue], unadapted: (RowLayout, [DatabaseValue])) -> Row {
-    let row = Row(layout: layout, values: ContiguousArray(values[range]))
+  /// The function that adapts each row of a statement whose columns are
+  /// `unadaptedLayout`.
+  func transform(unadaptedLayout: RowLayout) -> @Sendable (Row) -> Row {
+    { row in
+      let values = row.databaseValues
+      return self.build(values, unadapted: (unadaptedLayout, values))
+    }
+  }
+
+  private func build(_ values: [DatabaseValue], unadapted: (RowLayout, [DatabaseValue])) -> Row {
+    let row = Row(layout: layout, values: ContiguousArray(indexes.lazy.map { values[$0] }))
     for (key, node) in scopes { row.attachScope(key, node.build(values, unadapted: unadapted)) }
     if row.extras == nil { row.extras = RowExtras() }
     row.extras!.unadapted = unadapted

@@ -103,18 +103,23 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Cursor 
   public let statement: Statement
   private let stepper: StatementStepper
 
-  init(statement: Statement, arguments: StatementArguments? = nil, restriction: RowIDRestriction? = nil)
-    throws
-  {
+  /// The column read (0 unless an adapter picked another).
+  private let columnIndex: CInt
+
+  init(
+    statement: Statement, arguments: StatementArguments? = nil, columnIndex: Int = 0,
+    restriction: RowIDRestriction? = nil
+  ) throws {
     self.statement = statement
+    self.columnIndex = CInt(columnIndex)
     stepper = try StatementStepper(statement: statement, arguments: arguments, restriction: restriction)
   }
 
   public func next() throws -> Value? {
     guard try stepper.step() else { return nil }
-    let dbValue = readDatabaseValue(stepper.sqliteStatement, 0)
+    let dbValue = readDatabaseValue(stepper.sqliteStatement, columnIndex)
     guard let value = Value.fromDatabaseValue(dbValue) else {
-      throw Row(statement: statement).mismatch(Value.self, atIndex: 0)
+      throw Row(statement: statement).mismatch(Value.self, atIndex: Int(columnIndex))
     }
     return value
   }
@@ -129,10 +134,15 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
   public let statement: Statement
   private let stepper: StatementStepper
 
-  init(statement: Statement, arguments: StatementArguments? = nil, restriction: RowIDRestriction? = nil)
-    throws
-  {
+  /// The column read (0 unless an adapter picked another).
+  private let columnIndex: CInt
+
+  init(
+    statement: Statement, arguments: StatementArguments? = nil, columnIndex: Int = 0,
+    restriction: RowIDRestriction? = nil
+  ) throws {
     self.statement = statement
+    self.columnIndex = CInt(columnIndex)
     stepper = try StatementStepper(statement: statement, arguments: arguments, restriction: restriction)
   }
 
@@ -140,7 +150,9 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
     guard try stepper.step() else { return nil }
     // SQLite's own conversions (see StatementColumnConvertible); only NULL,
     // or a value out of the range of the type, fails.
-    if let value = Value.fromStatement(stepper.sqliteStatement, atUncheckedIndex: 0) { return value }
-    throw Row(statement: statement).mismatch(Value.self, atIndex: 0)
+    if let value = Value.fromStatement(stepper.sqliteStatement, atUncheckedIndex: columnIndex) {
+      return value
+    }
+    throw Row(statement: statement).mismatch(Value.self, atIndex: Int(columnIndex))
   }
 }

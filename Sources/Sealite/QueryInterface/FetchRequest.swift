@@ -19,14 +19,15 @@ public struct PreparedRequest {
   public var statement: Statement
   /// Fetches and attaches the rows of to-many associations.
   var supplementaryFetch: ((Database, [Row]) throws -> Void)?
-  /// Splits joined rows into base row and scopes of included associations.
-  var adapter: (@Sendable (Row) -> Row)?
+  /// The adapter of the fetched rows: the scopes of included associations,
+  /// or the adapter an SQL request was given.
+  public var adapter: (any RowAdapter)?
   /// The only rows this run can select, when the filters name them by rowid.
   var restriction: RowIDRestriction?
 
   init(
     statement: Statement, supplementaryFetch: ((Database, [Row]) throws -> Void)? = nil,
-    adapter: (@Sendable (Row) -> Row)? = nil, restriction: RowIDRestriction? = nil
+    adapter: (any RowAdapter)? = nil, restriction: RowIDRestriction? = nil
   ) {
     self.statement = statement
     self.supplementaryFetch = supplementaryFetch
@@ -34,15 +35,20 @@ public struct PreparedRequest {
     self.restriction = restriction
   }
 
-  /// A cursor over the statement's rows, not adapted.
+  /// A cursor over the statement's rows, adapted.
   func rowCursor() throws -> RowCursor {
-    try RowCursor(statement: statement, restriction: restriction)
+    try RowCursor(statement: statement, adapter: rowTransform(), restriction: restriction)
+  }
+
+  /// The function that adapts each row, if the request has an adapter.
+  func rowTransform() throws -> (@Sendable (Row) -> Row)? {
+    try adapter?.rowTransform(for: statement)
   }
 
   /// A cursor over the values of the statement's first column.
   func valueCursor<Value: DatabaseValueConvertible>(of type: Value.Type) throws -> DatabaseValueCursor<Value>
   {
-    try DatabaseValueCursor(statement: statement, restriction: restriction)
+    try DatabaseValueCursor(statement: statement, columnIndex: valueColumnIndex(), restriction: restriction)
   }
 
   /// A cursor over the values of the statement's first column, read straight
@@ -50,21 +56,25 @@ public struct PreparedRequest {
   func valueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>(of type: Value.Type) throws
     -> FastDatabaseValueCursor<Value>
   {
-    try FastDatabaseValueCursor(statement: statement, restriction: restriction)
+    try FastDatabaseValueCursor(
+      statement: statement, columnIndex: valueColumnIndex(), restriction: restriction)
+  }
+
+  /// The column values are read from: the first of the adapted row.
+  private func valueColumnIndex() throws -> Int {
+    try adapter?.baseColumnIndex(atIndex: 0, layout: statement) ?? 0
   }
 
   /// All rows, adapted, with to-many associations attached.
   func fetchRows(_ db: Database) throws -> [Row] {
-    var rows = try Row.collectAll(rowCursor())
-    if let adapter { rows = rows.map(adapter) }
+    let rows = try Row.collectAll(rowCursor())
     try supplementaryFetch?(db, rows)
     return rows
   }
 
   /// The first row, adapted, with to-many associations attached.
   func fetchFirstRow(_ db: Database) throws -> Row? {
-    guard var row = try rowCursor().next()?.copy() else { return nil }
-    if let adapter { row = adapter(row) }
+    guard let row = try rowCursor().next()?.copy() else { return nil }
     try supplementaryFetch?(db, [row])
     return row
   }
@@ -109,8 +119,7 @@ extension Row {
       throw DatabaseError.misuse(
         "a request that includes to-many associations can not be iterated with a cursor")
     }
-    return try RowCursor(
-      statement: prepared.statement, adapter: prepared.adapter, restriction: prepared.restriction)
+    return try prepared.rowCursor()
   }
 
   /// All rows of a request.

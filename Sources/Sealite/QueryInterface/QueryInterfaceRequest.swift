@@ -23,9 +23,9 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     // The cached statement, unless a cursor is iterating it.
     let usable = try db.fetchStatement(sql: sql)
     try usable.setArguments(context.arguments ?? StatementArguments())
-    let adapter = try relation.scopeLayout(db)?.makeAdapter(columnNames: usable.columnNames)
     return PreparedRequest(
-      statement: usable, supplementaryFetch: try makeSupplementaryFetch(db), adapter: adapter,
+      statement: usable, supplementaryFetch: try makeSupplementaryFetch(db),
+      adapter: try relation.scopeLayout(db),
       restriction: try relation.selectedRowIDs(db))
   }
 

@@ -116,8 +116,7 @@ extension SQLAssociation {
 
     let request = QueryInterfaceRequest<Row>(relation: root)
     let prepared = try request.makePreparedRequest(db, forSingleResult: false)
-    var rows = try Row.fetchAll(prepared.statement)
-    if let adapter = prepared.adapter { rows = rows.map(adapter) }
+    let rows = try Row.collectAll(prepared.rowCursor())
     let keyCount = keyColumns.count
     let stripped: [([DatabaseValue], Row)] = rows.map { row in
       let values = row.databaseValues

@@ -125,49 +125,59 @@ extension FetchableRecord where Self: Decodable {
 
 extension FetchableRecord {
   /// A cursor over records decoded from a prepared statement.
-  public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws
+  public static func fetchCursor(
+    _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+  ) throws
     -> RecordCursor<Self>
   {
-    try RecordCursor(statement: statement, arguments: arguments)
+    try RecordCursor(
+      statement: statement, arguments: arguments, adapter: adapter?.rowTransform(for: statement))
   }
 
   /// All records decoded from a prepared statement.
   @inlinable
-  public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
-    try Array(fetchCursor(statement, arguments: arguments))
+  public static func fetchAll(
+    _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+  ) throws -> [Self] {
+    try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
   }
 
   /// The first record decoded from a prepared statement.
-  public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-    let cursor = try fetchCursor(statement, arguments: arguments)
+  public static func fetchOne(
+    _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+  ) throws -> Self? {
+    let cursor = try fetchCursor(statement, arguments: arguments, adapter: adapter)
     return try cursor.next()
   }
 
   /// A cursor over records decoded from an SQL query.
   public static func fetchCursor(
-    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+    adapter: (any RowAdapter)? = nil
   )
     throws -> RecordCursor<Self>
   {
-    try fetchCursor(db.fetchStatement(sql: sql), arguments: arguments)
+    try fetchCursor(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
   }
 
   /// All records decoded from an SQL query.
   public static func fetchAll(
-    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+    adapter: (any RowAdapter)? = nil
   )
     throws -> [Self]
   {
-    try fetchAll(db.fetchStatement(sql: sql), arguments: arguments)
+    try fetchAll(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
   }
 
   /// The first record decoded from an SQL query.
   public static func fetchOne(
-    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+    adapter: (any RowAdapter)? = nil
   )
     throws -> Self?
   {
-    try fetchOne(db.fetchStatement(sql: sql), arguments: arguments)
+    try fetchOne(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
   }
 
   /// A cursor over records decoded from a request.
@@ -178,7 +188,7 @@ extension FetchableRecord {
         "a request that includes to-many associations can not be iterated with a cursor")
     }
     return try RecordCursor(
-      statement: prepared.statement, adapter: prepared.adapter, restriction: prepared.restriction)
+      statement: prepared.statement, adapter: prepared.rowTransform(), restriction: prepared.restriction)
   }
 
   /// All records decoded from a request.
@@ -220,19 +230,22 @@ extension FetchableRecord {
 
 extension FetchableRecord where Self: Hashable {
   /// The distinct records decoded from a prepared statement.
-  public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<
+  public static func fetchSet(
+    _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+  ) throws -> Set<
     Self
   > {
-    try Set(fetchCursor(statement, arguments: arguments))
+    try Set(fetchCursor(statement, arguments: arguments, adapter: adapter))
   }
 
   /// The distinct records decoded from an SQL query.
   public static func fetchSet(
-    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+    adapter: (any RowAdapter)? = nil
   )
     throws -> Set<Self>
   {
-    try fetchSet(db.fetchStatement(sql: sql), arguments: arguments)
+    try fetchSet(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
   }
 
   /// The distinct records decoded from a request.
