@@ -35,6 +35,12 @@ public enum TransactionCompletion: Sendable {
   case rollback
 }
 
+extension Database {
+  /// What to do at the end of ``Database/inTransaction(_:_:)`` and
+  /// ``Database/inSavepoint(_:)``, where GRDB spells it.
+  public typealias TransactionCompletion = Sealite.TransactionCompletion
+}
+
 /// The settings of a ``DatabaseQueue`` or ``DatabasePool`` and of each of their
 /// connections.
 ///

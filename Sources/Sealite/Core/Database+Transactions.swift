@@ -88,9 +88,16 @@ extension Database {
   }
 
   /// Runs `body` with writes forbidden (`PRAGMA query_only`), restoring the
-  /// previous state after.
-  func readOnly<T>(_ body: () throws -> T) throws -> T {
-    if isReadOnlyConnection { return try body() }
+  /// previous state after. Calls nest: inside one, the connection stays read
+  /// only until the outermost returns.
+  ///
+  ///     try dbQueue.write { db in
+  ///       try db.readOnly {
+  ///         try db.execute(sql: "DELETE FROM player")  // throws SQLITE_READONLY
+  ///       }
+  ///     }
+  public func readOnly<T>(_ body: () throws -> T) throws -> T {
+    if isReadOnly { return try body() }
     try cachedStatement(sql: "PRAGMA query_only = 1").execute()
     defer { try? cachedStatement(sql: "PRAGMA query_only = 0").execute() }
     return try body()

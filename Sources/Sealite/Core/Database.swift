@@ -309,32 +309,43 @@ public final class Database {
     sql.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ";")))
   }
 
+  /// Compiles the first statement of the C string `cursor`, and tells where
+  /// the rest of the text starts; nil when only white space, comments and
+  /// semicolons remain.
+  func compileFirstStatement(_ cursor: UnsafePointer<CChar>) throws
+    -> (statement: Statement, tail: UnsafePointer<CChar>?)?
+  {
+    let connection = try self.connection
+    var sqliteStatement: SQLiteStatement?
+    var tail: UnsafePointer<CChar>?
+    authorizationRecorder.reset()
+    let code = sqlite3_prepare_v2(connection, cursor, -1, &sqliteStatement, &tail)
+    guard code == SQLITE_OK else {
+      let failedSQL = Database.trimmed(String(cString: cursor))
+      throw DatabaseError.fromConnection(
+        connection, code: code, sql: failedSQL,
+        publicStatementArguments: configuration.publicStatementArguments
+      ).namingMissingCapability(sql: failedSQL)
+    }
+    guard let sqliteStatement else { return nil }
+    let statementSQL = Database.trimmed(String(cString: sqlite3_sql(sqliteStatement)))
+    let statement = Statement(
+      database: self, sql: statementSQL, sqliteStatement: sqliteStatement,
+      authorization: authorizationRecorder.take(sql: sqlite3_sql(sqliteStatement)))
+    return (statement, tail)
+  }
+
   /// Runs one or several SQL statements, separated by semicolons. Positional
   /// arguments are consumed in order by the statements; named arguments are
   /// shared. All arguments must be used.
   public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
-    let connection = try self.connection
+    _ = try connection
     _ = try requireAccess(sql: sql)
     var consumer = ArgumentConsumer(arguments)
     try sql.withCString { cSQL in
       var cursor = cSQL
-      while cursor.pointee != 0 {
-        var sqliteStatement: SQLiteStatement?
-        var tail: UnsafePointer<CChar>?
-        authorizationRecorder.reset()
-        let code = sqlite3_prepare_v2(connection, cursor, -1, &sqliteStatement, &tail)
-        guard code == SQLITE_OK else {
-          let failedSQL = Database.trimmed(String(cString: cursor))
-          throw DatabaseError.fromConnection(
-            connection, code: code, sql: failedSQL,
-            publicStatementArguments: configuration.publicStatementArguments
-          ).namingMissingCapability(sql: failedSQL)
-        }
-        guard let sqliteStatement else { break }
-        let statementSQL = Database.trimmed(String(cString: sqlite3_sql(sqliteStatement)))
-        let statement = Statement(
-          database: self, sql: statementSQL, sqliteStatement: sqliteStatement,
-          authorization: authorizationRecorder.take(sql: sqlite3_sql(sqliteStatement)))
+      while cursor.pointee != 0, let next = try compileFirstStatement(cursor) {
+        let (statement, tail) = next
         let values = try consumer.values(for: statement)
         let isLast = tail.map { !SQLTokenizer.holdsStatement($0) } ?? true
         if isLast {

@@ -427,7 +427,9 @@ extension Row: ExpressibleByDictionaryLiteral {
 
 extension Row: Hashable {
   /// Rows are equal when they have the same column names (case-sensitive) and
-  /// equal values, in the same order.
+  /// equal values, in the same order, and equal scopes and prefetched rows
+  /// under the same names (in any order). Use ``unscoped`` to compare the
+  /// columns only.
   public static func == (lhs: Row, rhs: Row) -> Bool {
     if lhs === rhs { return true }
     guard lhs.layout.names == rhs.layout.names else { return false }
@@ -435,7 +437,14 @@ extension Row: Hashable {
     where lhs.databaseValue(atUncheckedIndex: index) != rhs.databaseValue(atUncheckedIndex: index) {
       return false
     }
-    return true
+    // Most rows have neither scopes nor prefetched rows.
+    if lhs.extras == nil && rhs.extras == nil { return true }
+    let lhsScopes = lhs.extras?.scopes ?? []
+    let rhsScopes = rhs.extras?.scopes ?? []
+    guard lhsScopes.count == rhsScopes.count,
+      lhsScopes.allSatisfy({ name, scope in rhs.scopes[name] == scope })
+    else { return false }
+    return (lhs.extras?.prefetchedRows ?? [:]) == (rhs.extras?.prefetchedRows ?? [:])
   }
 
   public func hash(into hasher: inout Hasher) {

@@ -81,7 +81,12 @@ struct LockPreservingFileReadTests {
     #expect(FileManager.default.createFile(atPath: other, contents: Data("x".utf8)))
     _ = LockPreservingFileRead.prefix(of: other, count: 1)
     // The reader's connection is closed: what may stay is the one descriptor
-    // the reader's fingerprints were read through.
+    // the reader's fingerprints were read through. Any read of a file in this
+    // process may be the one that closes it, on its own thread: a test running
+    // in parallel may have taken the close before this read, and still be in
+    // it. So the count is awaited, not read once.
+    let deadline = ContinuousClock.now + .seconds(30)
+    while descriptors(of: path) > 1 && ContinuousClock.now < deadline { usleep(10_000) }
     #expect(descriptors(of: path) <= 1)
   }
 

@@ -145,7 +145,7 @@ struct RowAdapterTests {
       ])
       let row = try #require(try Row.fetchOne(db, sql: sql, adapter: adapter))
       #expect(row.count == 0)
-      #expect(row.scopes["outer"] == ["id": 1, "name": "a"])
+      #expect(row.scopes["outer"]?.unscoped == ["id": 1, "name": "a"])
       // The inner scope's adapter reads the fetched row, not the outer scope.
       #expect(row.scopes["outer"]?.scopes["inner"] == ["id": 2, "name": "b"])
       #expect(row.scopesTree["inner"] == ["id": 2, "name": "b"])
@@ -247,4 +247,55 @@ struct RowScopesCollectionTests {
       #expect(try Row.fetchOne(db, sql: "SELECT 1")?.scopes.isEmpty == true)
     }
   }
+}
+
+@Suite("Row equality, scopes included")
+struct RowEqualityTests {
+  @Test("Rows are equal with equal columns, values and scopes; unscoped compares the columns only")
+  func equalityComparesScopes() throws {
+    try DatabaseQueue().read { db in
+      let adapter = ScopeAdapter(["a": RangeRowAdapter(0..<1), "b": RangeRowAdapter(1..<2)])
+      let sql = "SELECT ? AS x, ? AS y"
+      let one = try #require(try Row.fetchOne(db, sql: sql, arguments: [1, 2], adapter: adapter))
+      let same = try #require(try Row.fetchOne(db, sql: sql, arguments: [1, 2], adapter: adapter))
+      #expect(one == same)
+      // Scopes listed in another order are the same scopes.
+      let reordered = try #require(
+        try Row.fetchOne(
+          db, sql: "SELECT ? AS x, ? AS y", arguments: [1, 2],
+          adapter: ScopeAdapter([
+            "b": RangeRowAdapter(1..<2), "a": RangeRowAdapter(0..<1),
+          ])))
+      #expect(one == reordered)
+      // The same columns, other scopes.
+      let otherScopes = try #require(
+        try Row.fetchOne(
+          db, sql: sql, arguments: [1, 2], adapter: ScopeAdapter(["a": RangeRowAdapter(1..<2)])))
+      #expect(one != otherScopes)
+      let plain = try #require(try Row.fetchOne(db, sql: sql, arguments: [1, 2]))
+      #expect(one != plain)
+      #expect(one.unscoped == plain)
+      #expect(one.hashValue == plain.hashValue)
+    }
+  }
+
+  @Test("Rows with prefetched rows are equal only with the same prefetched rows")
+  func equalityComparesPrefetchedRows() throws {
+    let directory = TemporaryDirectory()
+    let writer = try makeWriter(.queue, directory)
+    try writer.write { db in
+      let request = Team.including(all: Team.players.order(Column("id")))
+      let before = try #require(try Row.fetchOne(db, request))
+      let again = try Row.fetchOne(db, request)
+      #expect(again == before)
+      try db.execute(sql: "UPDATE player SET name = 'Art' WHERE id = 1")
+      let after = try #require(try Row.fetchOne(db, request))
+      #expect(before != after)
+      #expect(before.unscoped == after.unscoped)
+    }
+  }
+}
+
+extension Team {
+  fileprivate static let players = hasMany(Player.self)
 }
