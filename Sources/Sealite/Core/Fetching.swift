@@ -95,7 +95,7 @@ extension DatabaseValueConvertible {
   {
     try DatabaseValueCursor(
       statement: statement, arguments: arguments,
-      columnIndex: adapter?.baseColumnIndex(atIndex: 0, layout: statement) ?? 0)
+      columnIndex: statement.valueColumnIndex(adaptedBy: adapter))
   }
 
   /// All values of the first column of a prepared statement. A NULL is an error
@@ -176,7 +176,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
   {
     try FastDatabaseValueCursor(
       statement: statement, arguments: arguments,
-      columnIndex: adapter?.baseColumnIndex(atIndex: 0, layout: statement) ?? 0)
+      columnIndex: statement.valueColumnIndex(adaptedBy: adapter))
   }
 
   /// All values of the first column of a prepared statement.

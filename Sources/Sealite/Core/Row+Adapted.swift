@@ -11,6 +11,14 @@ extension Row: _RowLayout {
   public func _layoutIndex(ofColumn name: String) -> Int? { layout.index(of: name) }
 }
 
+extension Statement {
+  /// The column values are read from when rows are adapted by `adapter`: the
+  /// first of the adapted row (the first column without an adapter).
+  func valueColumnIndex(adaptedBy adapter: (any RowAdapter)?) throws -> Int {
+    try adapter?.baseColumnIndex(atIndex: 0, layout: self) ?? 0
+  }
+}
+
 extension RowAdapter {
   /// The function that adapts each row of `statement`. Throws if the adapter
   /// names a column the statement does not have.

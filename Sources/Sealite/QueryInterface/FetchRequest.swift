@@ -48,7 +48,9 @@ public struct PreparedRequest {
   /// A cursor over the values of the statement's first column.
   func valueCursor<Value: DatabaseValueConvertible>(of type: Value.Type) throws -> DatabaseValueCursor<Value>
   {
-    try DatabaseValueCursor(statement: statement, columnIndex: valueColumnIndex(), restriction: restriction)
+    try DatabaseValueCursor(
+      statement: statement, columnIndex: statement.valueColumnIndex(adaptedBy: adapter),
+      restriction: restriction)
   }
 
   /// A cursor over the values of the statement's first column, read straight
@@ -57,12 +59,8 @@ public struct PreparedRequest {
     -> FastDatabaseValueCursor<Value>
   {
     try FastDatabaseValueCursor(
-      statement: statement, columnIndex: valueColumnIndex(), restriction: restriction)
-  }
-
-  /// The column values are read from: the first of the adapted row.
-  private func valueColumnIndex() throws -> Int {
-    try adapter?.baseColumnIndex(atIndex: 0, layout: statement) ?? 0
+      statement: statement, columnIndex: statement.valueColumnIndex(adaptedBy: adapter),
+      restriction: restriction)
   }
 
   /// All rows, adapted, with to-many associations attached.

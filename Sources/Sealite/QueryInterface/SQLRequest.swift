@@ -24,6 +24,12 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     literal sqlLiteral: SQL, adapter: (any RowAdapter)? = nil, as type: RowDecoder.Type = RowDecoder.self,
     cached: Bool = false
   ) {
+    self.init(storing: sqlLiteral, adapter: adapter, cached: cached)
+  }
+
+  // The one initializer that stores: the public ones, generic and of rows,
+  // only differ in how the type of the fetched values is told.
+  private init(storing sqlLiteral: SQL, adapter: (any RowAdapter)?, cached: Bool) {
     self.sqlLiteral = sqlLiteral
     self.adapter = adapter
     self.cached = cached
@@ -59,9 +65,7 @@ extension SQLRequest where RowDecoder == Row {
     literal sqlLiteral: SQL, adapter: (any RowAdapter)? = nil, as type: Row.Type = Row.self,
     cached: Bool = false
   ) {
-    self.sqlLiteral = sqlLiteral
-    self.adapter = adapter
-    self.cached = cached
+    self.init(storing: sqlLiteral, adapter: adapter, cached: cached)
   }
 }
 

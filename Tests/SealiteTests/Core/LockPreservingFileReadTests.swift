@@ -52,16 +52,16 @@ struct LockPreservingFileReadTests {
   }
 
   @Test("a lock-free reader, released while another connection holds a lock, leaves that lock in place")
-  func lockFreeReaderKeepsOtherLocks() throws {
+  func lockFreeReaderKeepsOtherLocks() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
-    try DatabaseQueue(path: path, configuration: rawKeyConfiguration()).write { db in
+    try await DatabaseQueue(path: path, configuration: rawKeyConfiguration()).write { db in
       try db.execute(sql: "CREATE TABLE t (a)")
     }
     var holderConfig = rawKeyConfiguration()
     holderConfig.allowsUnsafeTransactions = true
     let holder = try DatabaseQueue(path: path, configuration: holderConfig)
-    try holder.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE TRANSACTION") }
+    try await holder.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE TRANSACTION") }
     #expect(try lockedFiles().contains(try file(path)), "BEGIN IMMEDIATE holds a reserved lock")
 
     // A reader made, used and released, while the holder keeps its lock.
@@ -74,7 +74,7 @@ struct LockPreservingFileReadTests {
     // The reader was released as the function returned, and with it (at once,
     // on the earlier code) its connection: the holder's lock must stay.
     #expect(try lockedFiles().contains(try file(path)), "the reserved lock survived the lock-free reader")
-    try holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+    try await holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
     try holder.close()
     // With no lock left, the next file opened for a read closes the reader.
     let other = directory.path("other")
@@ -84,10 +84,8 @@ struct LockPreservingFileReadTests {
     // the reader's fingerprints were read through. Any read of a file in this
     // process may be the one that closes it, on its own thread: a test running
     // in parallel may have taken the close before this read, and still be in
-    // it. So the count is awaited, not read once.
-    let deadline = ContinuousClock.now + .seconds(30)
-    while descriptors(of: path) > 1 && ContinuousClock.now < deadline { usleep(10_000) }
-    #expect(descriptors(of: path) <= 1)
+    // it. So the condition is awaited, not read once.
+    #expect(await eventually { descriptors(of: path) <= 1 })
   }
 
   @Test("descriptors of deleted files are closed, and a replaced file is read anew")
