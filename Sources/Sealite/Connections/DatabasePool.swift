@@ -18,16 +18,17 @@ public final class DatabasePool: DatabaseWriter {
   public let path: String
   private let currentConfiguration: Locked<Configuration>
   let writer: SerializedDatabase
-  private let readers: ReaderPool
+  let readers: ReaderPool
   /// Reads run on this concurrent queue; barrier writes wait for them and
   /// hold new ones back.
-  private let barrier: DispatchQueue
+  let barrier: DispatchQueue
   /// Set on the barrier queue and on the queue of every reader connection of
   /// this pool: an access that finds it is nested in a read of the same pool.
   private let accessKey: DispatchSpecificKey<Bool>
   /// True while a barrier write holds the barrier: a read started from the
   /// writer connection then would wait for itself.
-  private let barrierIsHeld = Locked(false)
+  let barrierIsHeld = Locked(false)
+  let snapshotNumbers = SnapshotNumbers()
 
   /// The configuration of the pool's connections.
   public var configuration: Configuration { currentConfiguration.value }

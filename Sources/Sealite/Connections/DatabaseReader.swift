@@ -88,6 +88,26 @@ public protocol DatabaseWriter: DatabaseReader {
   /// Runs `updates` with the writer connection; called from inside a write
   /// access, it runs inside that access (no transaction is opened).
   func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T
+
+  /// From inside a write access, outside of any transaction: reads the state
+  /// the last commit left, in a read-only transaction, and returns at once.
+  /// A pool reads concurrently with the writes that follow
+  /// (``DatabasePool/asyncConcurrentRead(_:)``); a queue, which has one
+  /// connection, reads before this method returns.
+  ///
+  ///     try dbPool.writeWithoutTransaction { db in
+  ///       try db.execute(sql: "DELETE FROM player")
+  ///       dbPool.spawnConcurrentRead { result in
+  ///         // 0, whatever the writes below do.
+  ///         let count = try? Int.fetchOne(result.get(), sql: "SELECT COUNT(*) FROM player")
+  ///       }
+  ///       try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")
+  ///     }
+  ///
+  /// Called from elsewhere (not inside a write access of this writer, or
+  /// inside a transaction), `value` gets a misuse error instead of a
+  /// connection: GRDB stops the program there.
+  func spawnConcurrentRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void)
 }
 
 extension DatabaseWriter {
@@ -180,13 +200,19 @@ extension Database {
   }
 
   /// A read-only deferred transaction, whose snapshot is taken at once.
-  func readTransaction<T>(_ value: (Database) throws -> T) throws -> T {
-    try readOnly {
+  /// `isolated` is called once the snapshot is taken, or when the
+  /// transaction failed before (a concurrent read releases the writer then).
+  func readTransaction<T>(isolated: () -> Void = {}, _ value: (Database) throws -> T) throws -> T {
+    var isolationReported = false
+    defer { if !isolationReported { isolated() } }
+    return try readOnly {
       var result: T?
       try inTransaction(.deferred) {
         // Reading the schema starts the read transaction now, so that the
         // snapshot is the state at the start of `read`, not at its first query.
         _ = try cachedStatement(sql: "SELECT rootpage FROM sqlite_master LIMIT 1").execute()
+        isolationReported = true
+        isolated()
         result = try value(self)
         return .commit
       }

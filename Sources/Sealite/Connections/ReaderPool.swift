@@ -74,6 +74,11 @@ final class ReaderPool: Sendable {
     state.withLock { state in state.lent.values.first { $0.isOnQueue } }
   }
 
+  /// The readers not lent to a read now.
+  var idle: [SerializedDatabase] {
+    state.withLock { $0.available }
+  }
+
   /// Interrupts the statement of every reader lent to a read now.
   func interrupt() {
     for reader in state.withLock({ Array($0.lent.values) }) { reader.interrupt() }

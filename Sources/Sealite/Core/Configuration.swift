@@ -39,6 +39,9 @@ extension Database {
   /// What to do at the end of ``Database/inTransaction(_:_:)`` and
   /// ``Database/inSavepoint(_:)``, where GRDB spells it.
   public typealias TransactionCompletion = Sealite.TransactionCompletion
+
+  /// The kind of a transaction, where GRDB spells it.
+  public typealias TransactionKind = Sealite.TransactionKind
 }
 
 /// The settings of a ``DatabaseQueue`` or ``DatabasePool`` and of each of their
@@ -159,6 +162,13 @@ public struct Configuration: Sendable {
   /// The key set by a key change: it wins over ``key`` and over keys given in
   /// ``prepareDatabase(_:)``, so that connections opened later use it.
   var rekeyedKey: DatabaseKey?
+
+  /// Whether a ``DatabasePool`` keeps its reader connections open when it
+  /// releases memory. Default false: ``DatabasePool/releaseMemory()`` closes
+  /// the idle readers (new reads open new ones, which costs a key derivation
+  /// for a passphrase only once per pool); true keeps them and frees their
+  /// caches instead.
+  public var persistentReadOnlyConnections = false
 
   /// Creates the default configuration.
   public init() {}

@@ -6,6 +6,7 @@ extension Database {
   static let defaultCacheSize: Int? = {
     var connection: OpaquePointer?
     defer { sqlite3_close_v2(connection) }
+    SQLiteErrorLog.install()
     guard sqlite3_open_v2(":memory:", &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else {
       return nil
     }

@@ -61,6 +61,8 @@ public final class Database {
     self.configuration = configuration
     self.isReadOnlyConnection = readOnly || configuration.readonly
     var connection: SQLiteConnection?
+    // The error log can only be installed before SQLite's first connection.
+    SQLiteErrorLog.install()
     let flags =
       (isReadOnlyConnection ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
       | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI

@@ -1,3 +1,5 @@
+import CSQLCipher
+
 /// Recognizes statements that carry key material, so that no trace, error or
 /// description ever prints them.
 ///
@@ -43,6 +45,16 @@ enum KeyingStatementRedaction {
       }
       return statement.finish()
     }
+  }
+
+  /// A message of SQLite's error log, or, when it mentions key material (it
+  /// may quote the statement that failed), SQLite's text of `code` and a
+  /// note that details were withheld.
+  static func redactedLogMessage(_ message: String, code: CInt) -> String {
+    var message = message
+    let mentionsKey = message.withUTF8 { text in mentionsKeyMaterial(text, in: 0..<text.count) }
+    guard mentionsKey else { return message }
+    return String(cString: sqlite3_errstr(code)) + " (details withheld: they may quote a key)"
   }
 
   /// True if the bytes in `range` contain `key` or `cipher`, in any ASCII case:

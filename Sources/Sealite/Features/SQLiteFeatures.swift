@@ -174,6 +174,8 @@ public struct SQLiteFeatures: Sendable {
 
   /// Builds the probe by opening a private in-memory connection.
   static func probe() -> SQLiteFeatures {
+    // The probe may be the process's first use of SQLite.
+    SQLiteErrorLog.install()
     var connection: OpaquePointer?
     sqlite3_open_v2(":memory:", &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
     defer { sqlite3_close_v2(connection) }

@@ -76,7 +76,7 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     self.onChange = onChange
     self.events = observation.events
     fetchesOnWriter =
-      writer != nil && (observation.requiresWriteAccess || !(reader is DatabasePool))
+      writer != nil && (observation.requiresWriteAccess || !(unerased(reader) is DatabasePool))
       && observation.coalescingInterval == nil
     let configuration = reader.configuration
     readsOnce =
