@@ -21,7 +21,13 @@ final class SerializedDatabase: @unchecked Sendable {
     path: String, configuration: Configuration, readOnly: Bool, label: String,
     ownerKey: DispatchSpecificKey<Bool>? = nil
   ) throws {
-    queue = DispatchQueue(label: label)
+    // A reader follows the read settings; the writer (and a queue's single
+    // connection) the write settings.
+    if let target = readOnly ? configuration.targetQueue : configuration.writeTargetQueue ?? configuration.targetQueue {
+      queue = DispatchQueue(label: label, target: target)
+    } else {
+      queue = DispatchQueue(label: label, qos: readOnly ? configuration.readQoS : configuration.writeQoS)
+    }
     if let ownerKey { queue.setSpecific(key: ownerKey, value: true) }
     actor = ConnectionActor(queue: queue)
     let database = try SerializedDatabase.open(

@@ -170,6 +170,41 @@ public struct Configuration: Sendable {
   /// caches instead.
   public var persistentReadOnlyConnections = false
 
+  /// Whether a double-quoted string that names no column is taken as a
+  /// string literal, SQLite's
+  /// [misfeature](https://sqlite.org/quirks.html#double_quoted_string_literals_are_accepted).
+  /// Default false, as in GRDB: `SELECT "missingColumn" FROM player` fails
+  /// with "no such column" (SQLite before 3.29 always takes the string).
+  public var acceptsDoubleQuotedStringLiterals = false
+
+  /// The quality of service of database accesses, unless ``targetQueue`` or
+  /// ``writeTargetQueue`` is given. Default `.userInitiated`.
+  public var qos: DispatchQoS = .userInitiated
+
+  /// The quality of service of reads: the ``targetQueue``'s, or ``qos``.
+  public var readQoS: DispatchQoS { targetQueue?.qos ?? qos }
+
+  /// The quality of service of writes: the ``writeTargetQueue``'s, the
+  /// ``targetQueue``'s, or ``qos``.
+  public var writeQoS: DispatchQoS { writeTargetQueue?.qos ?? targetQueue?.qos ?? qos }
+
+  /// The dispatch queue every connection's queue targets (the writer's too,
+  /// unless ``writeTargetQueue`` is given), or nil (default). For a
+  /// ``DatabasePool``, make it concurrent: a serial one would run one read
+  /// at a time, and a read that waits for the writer would never end.
+  ///
+  ///     var config = Configuration()
+  ///     config.targetQueue = DispatchQueue(label: "db", qos: .utility, attributes: .concurrent)
+  public var targetQueue: DispatchQueue?
+
+  /// The dispatch queue the writer connection's queue targets, or nil
+  /// (default: ``targetQueue``).
+  public var writeTargetQueue: DispatchQueue?
+
+  /// The clock of ``Database/transactionDate``: the system clock by
+  /// default, or a clock of the program's (tests give a fixed date).
+  public var transactionClock: any TransactionClock = .default
+
   /// Creates the default configuration.
   public init() {}
 

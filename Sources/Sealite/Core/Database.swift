@@ -29,6 +29,9 @@ public final class Database {
   /// True once the statement cache was checked against the schema version in
   /// the current access.
   private var statementCacheIsValidated = false
+  /// The date of the current transaction (``transactionDate``), or the
+  /// clock's error; nil outside of a transaction.
+  var transactionDateResult: Result<Date, any Error>?
   var currentAccess: DatabaseAccess?
   /// True once a key was given to SQLCipher (configuration or `usePassphrase`).
   var isKeyed = false
@@ -82,6 +85,9 @@ public final class Database {
     }
     sqliteConnection = connection
     sqlite3_extended_result_codes(connection, 1)
+    // A double-quoted name that names no column is an error, not a string
+    // (SQLite's misfeature), unless the configuration asks for it, as in GRDB.
+    sealite_set_double_quoted_string_literals(connection, configuration.acceptsDoubleQuotedStringLiterals ? 1 : 0)
     authorizationRecorder.install(on: connection)
   }
 
@@ -165,10 +171,13 @@ public final class Database {
   func didExecute(_ statement: Statement, context: AnyObject?) throws {
     let authorization = statement.authorization
     if authorization.invalidatesSchema { schemaDidChange() }
-    if let effect = authorization.transactionEffect, effect == .rollback || effect == .rollbackToSavepoint {
-      // A rolled-back transaction may take back schema changes: the next
-      // statement checks the schema version again.
-      statementCacheIsValidated = false
+    if let effect = authorization.transactionEffect {
+      if effect == .rollback || effect == .rollbackToSavepoint {
+        // A rolled-back transaction may take back schema changes: the next
+        // statement checks the schema version again.
+        statementCacheIsValidated = false
+      }
+      transactionDidChange(effect)
     }
     if authorization.writesContent { hasWrittenContent = true }
     if authorization.isQueryOnlyPragma {
