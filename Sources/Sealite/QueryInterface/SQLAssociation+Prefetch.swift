@@ -115,7 +115,7 @@ extension SQLAssociation {
     root.filters.append(.expression(condition))
 
     let request = QueryInterfaceRequest<Row>(relation: root)
-    try watch?.willExecute(request, watch!.keyPath + [self.key.plural])
+    if let watch { try watch.willExecute(request, watch.keyPath + [self.key.plural]) }
     let prepared = try request.makePreparedRequest(db, forSingleResult: false)
     let rows = try Row.collectAll(prepared.rowCursor())
     let keyCount = keyColumns.count
