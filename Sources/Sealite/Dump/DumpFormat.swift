@@ -38,10 +38,7 @@ public protocol DumpFormat {
   ///   - db: The connection the statement runs on.
   ///   - statement: The statement that produced the row.
   ///   - stream: Where the row is written.
-  mutating func writeRow(
-    _ db: Database,
-    statement: Statement,
-    to stream: inout DumpStream) throws
+  mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) throws
 
   /// Called once `statement` has no more rows, whether it produced some or
   /// none: a format closes what it opened (the `]` of a JSON array).
@@ -54,8 +51,5 @@ public protocol DumpFormat {
   ///   - db: The connection the statement ran on.
   ///   - statement: The statement whose rows were written.
   ///   - stream: Where the rows were written.
-  mutating func finalize(
-    _ db: Database,
-    statement: Statement,
-    to stream: inout DumpStream)
+  mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream)
 }
