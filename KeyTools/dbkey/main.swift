@@ -22,7 +22,8 @@ Interruption.install()
 
 /// Every command, in the order `dbkey --help` lists them.
 let commands: [Command] = [
-  probeCommand, infoCommand, verifyCommand, exportCommand, importCommand, initCommand, rekeyCommand,
+  probeCommand, infoCommand, verifyCommand, dumpCommand, exportCommand, importCommand, initCommand,
+  rekeyCommand,
   recoverCommand, migrateCommand, watchCommand, keyringStoreCommand, keyringForgetCommand, keyringListCommand,
   keyringMoveCommand, keyringExportKeyCommand, keyringImportKeyCommand,
 ]

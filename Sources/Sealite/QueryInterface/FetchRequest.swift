@@ -18,7 +18,7 @@ public struct PreparedRequest {
   /// The statement to run, with its arguments bound.
   public var statement: Statement
   /// Fetches and attaches the rows of to-many associations.
-  var supplementaryFetch: ((Database, [Row]) throws -> Void)?
+  var supplementaryFetch: SupplementaryFetch?
   /// The adapter of the fetched rows: the scopes of included associations,
   /// or the adapter an SQL request was given.
   public var adapter: (any RowAdapter)?
@@ -26,7 +26,7 @@ public struct PreparedRequest {
   var restriction: RowIDRestriction?
 
   init(
-    statement: Statement, supplementaryFetch: ((Database, [Row]) throws -> Void)? = nil,
+    statement: Statement, supplementaryFetch: SupplementaryFetch? = nil,
     adapter: (any RowAdapter)? = nil, restriction: RowIDRestriction? = nil
   ) {
     self.statement = statement
@@ -66,14 +66,14 @@ public struct PreparedRequest {
   /// All rows, adapted, with to-many associations attached.
   func fetchRows(_ db: Database) throws -> [Row] {
     let rows = try Row.collectAll(rowCursor())
-    try supplementaryFetch?(db, rows)
+    try supplementaryFetch?(db, rows, nil)
     return rows
   }
 
   /// The first row, adapted, with to-many associations attached.
   func fetchFirstRow(_ db: Database) throws -> Row? {
     guard let row = try rowCursor().next()?.copy() else { return nil }
-    try supplementaryFetch?(db, [row])
+    try supplementaryFetch?(db, [row], nil)
     return row
   }
 }

@@ -30,8 +30,9 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   }
 
   /// Prefetches of `including(all:)`, set by the association layer.
-  func makeSupplementaryFetch(_ db: Database) throws -> ((Database, [Row]) throws -> Void)? {
-    relation.hasPrefetches ? { [relation] db, rows in try relation.prefetch(db, into: rows) } : nil
+  func makeSupplementaryFetch(_ db: Database) throws -> SupplementaryFetch? {
+    relation.hasPrefetches
+      ? { [relation] db, rows, watch in try relation.prefetch(db, into: rows, watch: watch) } : nil
   }
 
   public func fetchCount(_ db: Database) throws -> Int {

@@ -8,7 +8,7 @@ extension SQLRelation {
   mutating func addPrefetch(_ association: SQLAssociation) {
     prefetches.append(
       SQLPrefetch(
-        fetch: { db, rows in try association.prefetch(db, into: rows) },
+        fetch: { db, rows, watch in try association.prefetch(db, into: rows, watch: watch) },
         tableNames: association.steps.flatMap { $0.relation.allTableNames }))
   }
 }
@@ -43,7 +43,7 @@ extension SQLAssociation {
   /// Parameters per query: below SQLite's historical limit of 999 variables.
   static let prefetchChunkSize = 500
 
-  func prefetch(_ db: Database, into originRows: [Row]) throws {
+  func prefetch(_ db: Database, into originRows: [Row], watch: SupplementaryRequestWatch? = nil) throws {
     guard !originRows.isEmpty else { return }
     let first = steps[0]
     let pairs = try first.columnPairs(db)
@@ -72,7 +72,7 @@ extension SQLAssociation {
     while chunkStart < originKeys.count {
       let chunk = Array(originKeys[chunkStart..<min(chunkStart + Self.prefetchChunkSize, originKeys.count)])
       chunkStart += Self.prefetchChunkSize
-      for (key, row) in try fetchChunk(db, keys: chunk, keyColumns: keyColumns) {
+      for (key, row) in try fetchChunk(db, keys: chunk, keyColumns: keyColumns, watch: watch) {
         groups[key, default: []].append(row)
       }
     }
@@ -85,9 +85,9 @@ extension SQLAssociation {
   }
 
   /// The destination rows of one chunk of origin keys, with their key.
-  private func fetchChunk(_ db: Database, keys: [[DatabaseValue]], keyColumns: [String]) throws
-    -> [([DatabaseValue], Row)]
-  {
+  private func fetchChunk(
+    _ db: Database, keys: [[DatabaseValue]], keyColumns: [String], watch: SupplementaryRequestWatch?
+  ) throws -> [([DatabaseValue], Row)] {
     var (root, firstAlias) = reversedRelation()
     // The key columns come right after the destination's own columns, and are
     // removed from the fetched rows.
@@ -115,6 +115,7 @@ extension SQLAssociation {
     root.filters.append(.expression(condition))
 
     let request = QueryInterfaceRequest<Row>(relation: root)
+    if let watch { try watch.willExecute(request, watch.keyPath + [self.key.plural]) }
     let prepared = try request.makePreparedRequest(db, forSingleResult: false)
     let rows = try Row.collectAll(prepared.rowCursor())
     let keyCount = keyColumns.count
@@ -127,6 +128,8 @@ extension SQLAssociation {
       base.extras = row.extras
       return (key, base)
     }
+    // The nested prefetches run unwatched: a watcher that wants them (the
+    // dump) runs `request` itself, and meets them as its own.
     try root.prefetch(db, into: stripped.map(\.1))
     return stripped
   }

@@ -107,10 +107,10 @@ extension SQLJoin {
 extension SQLJoin {
   /// Prefetches of the joined relation, attached to the scope rows it
   /// produced (or to the parent rows for a joined, not included, table).
-  func prefetch(_ db: Database, into rows: [Row]) throws {
+  func prefetch(_ db: Database, into rows: [Row], watch: SupplementaryRequestWatch? = nil) throws {
     guard relation.hasPrefetches else { return }
     let targets = isIncluded ? rows.compactMap { $0.scopes[key] } : rows
-    try relation.prefetch(db, into: targets)
+    try relation.prefetch(db, into: targets, watch: isIncluded ? watch?.appending(key) : watch)
   }
 }
 

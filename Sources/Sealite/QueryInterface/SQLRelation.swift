@@ -109,9 +109,10 @@ struct SQLRelation: Sendable {
 
   /// Runs the prefetch queries and attaches their rows to `rows`, and to the
   /// scopes of included associations that have prefetches of their own.
-  func prefetch(_ db: Database, into rows: [Row]) throws {
-    for prefetch in prefetches { try prefetch.fetch(db, rows) }
-    for join in joins { try join.prefetch(db, into: rows) }
+  /// `watch` hears of each query before it runs.
+  func prefetch(_ db: Database, into rows: [Row], watch: SupplementaryRequestWatch? = nil) throws {
+    for prefetch in prefetches { try prefetch.fetch(db, rows, watch) }
+    for join in joins { try join.prefetch(db, into: rows, watch: watch) }
   }
 
   /// True if this relation or an included one fetches to-many associations.
@@ -262,7 +263,7 @@ struct SQLRelation: Sendable {
 /// A to-many association fetched by a second query, whose rows are attached to
 /// the fetched parent rows.
 struct SQLPrefetch: Sendable {
-  let fetch: @Sendable (Database, [Row]) throws -> Void
+  let fetch: @Sendable (Database, [Row], SupplementaryRequestWatch?) throws -> Void
   /// The tables the second query reads (for observation).
   var tableNames: [String] = []
 }

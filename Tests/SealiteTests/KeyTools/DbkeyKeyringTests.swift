@@ -138,6 +138,64 @@ struct DbkeyKeyringTests {
     #expect(missing.status == 66 && missing.stderr.contains("no key"))
   }
 
+  @Test("dump prints the content of a database keyed from the keyring, in each format, and changes nothing")
+  func dump() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    let dbQueue = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
+    try await dbQueue.write { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT, score REAL);
+          INSERT INTO player VALUES (2, 'Barbara', NULL), (1, 'Arthur', 1.5);
+          """)
+    }
+    try dbQueue.close()
+    #expect(try await dbkey(["keyring", "store", path, "--key-fd", "0"], input: hex(0x42)).status == 0)
+    let before = fileBytes(path)
+
+    let debug = try await dbkey(["dump", path])
+    #expect(debug.status == 0, "\(debug.stderr)")
+    #expect(
+      debug.stdout == """
+        sqlite_master
+        CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT, score REAL);
+
+        player
+        1|Arthur|1.5
+        2|Barbara|
+
+        """)
+    let json = try await dbkey(["dump", path, "--format", "json"])
+    #expect(json.status == 0, "\(json.stderr)")
+    #expect(
+      json.stdout.hasSuffix(
+        "[{\"id\":1,\"name\":\"Arthur\",\"score\":1.5},\n{\"id\":2,\"name\":\"Barbara\",\"score\":null}]\n"))
+    // Each format prints what the library prints; a key given on a
+    // descriptor opens the database as well as the keyring's.
+    let reader = try DatabaseQueue(path: path, configuration: rawKeyConfiguration())
+    for (name, format) in [
+      ("line", LineDumpFormat()), ("list", ListDumpFormat()), ("quote", QuoteDumpFormat()),
+    ]
+      as [(String, any DumpFormat)]
+    {
+      let output = DumpOutput()
+      try reader.dumpContent(format: format, to: output)
+      let result = try await dbkey(["dump", path, "--format=\(name)", "--key-fd", "0"], input: hex(0x42))
+      #expect(result.status == 0 && result.stdout == output.text, "\(name): \(result.stderr)")
+      #expect(!result.stdout.contains("4242"))
+    }
+    try reader.close()
+    #expect(fileBytes(path) == before)
+
+    #expect(try await dbkey(["dump", path, "--json"]).stdout == json.stdout)
+    #expect(try await dbkey(["dump", path, "--format", "csv"]).status == 64)
+    #expect(try await dbkey(["dump", path, "--format", "list", "--json"]).status == 64)
+    #expect(try await dbkey(["dump", directory.path("missing.sqlite")]).status == 66)
+    let help = try await dbkey(["dump", "--help"])
+    #expect(help.status == 0 && help.stdout.contains("usage: dbkey dump DB"))
+  }
+
   @Test("Without a session bus, keyring commands exit 69 and change nothing")
   func noSessionBus() async throws {
     let directory = TemporaryDirectory()
