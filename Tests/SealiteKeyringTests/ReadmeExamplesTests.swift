@@ -71,7 +71,7 @@ struct ReadmeExamplesTests {
     let listed = Set(commandsSection.compactMap { $0.split(separator: " ").first.map(String.init) })
     #expect(listed.count >= 10, "\(help.stdout)")
     let commandLines = try readmeDbkeyLines()
-    #expect(commandLines.count == 10, "the README shows dbkey in ten lines: \(commandLines)")
+    #expect(commandLines.count == 11, "the README shows dbkey in eleven lines: \(commandLines)")
     var shown: Set<String> = []
     for line in commandLines {
       let words = line.split(separator: "#")[0].split(separator: " ").map(String.init)

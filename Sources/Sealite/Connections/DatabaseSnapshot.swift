@@ -57,16 +57,19 @@ public final class DatabaseSnapshot: DatabaseSnapshotReader {
   }
 
   deinit {
-    // End the read transaction before the connection closes (a commit of a
-    // read transaction only fails when interrupted: then roll back).
-    reader.reentrantSync { db in
-      guard db.isInsideTransaction else { return }
-      do { try db.commit() } catch { try? db.rollback() }
-    }
+    reader.reentrantSync(DatabaseSnapshot.endReadTransaction)
+  }
+
+  /// Ends the read transaction, before the connection closes (a commit of a
+  /// read transaction only fails when interrupted: then roll back).
+  private static func endReadTransaction(_ db: Database) {
+    guard db.isInsideTransaction else { return }
+    do { try db.commit() } catch { try? db.rollback() }
   }
 
   /// Closes the snapshot's connection. Further accesses throw.
   public func close() throws {
+    try reader.sync(DatabaseSnapshot.endReadTransaction)
     try reader.close()
   }
 

@@ -23,7 +23,9 @@ final class SerializedDatabase: @unchecked Sendable {
   ) throws {
     // A reader follows the read settings; the writer (and a queue's single
     // connection) the write settings.
-    if let target = readOnly ? configuration.targetQueue : configuration.writeTargetQueue ?? configuration.targetQueue {
+    if let target = readOnly
+      ? configuration.targetQueue : configuration.writeTargetQueue ?? configuration.targetQueue
+    {
       queue = DispatchQueue(label: label, target: target)
     } else {
       queue = DispatchQueue(label: label, qos: readOnly ? configuration.readQoS : configuration.writeQoS)

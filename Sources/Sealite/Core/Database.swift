@@ -87,7 +87,8 @@ public final class Database {
     sqlite3_extended_result_codes(connection, 1)
     // A double-quoted name that names no column is an error, not a string
     // (SQLite's misfeature), unless the configuration asks for it, as in GRDB.
-    sealite_set_double_quoted_string_literals(connection, configuration.acceptsDoubleQuotedStringLiterals ? 1 : 0)
+    sealite_set_double_quoted_string_literals(
+      connection, configuration.acceptsDoubleQuotedStringLiterals ? 1 : 0)
     authorizationRecorder.install(on: connection)
   }
 
