@@ -81,6 +81,7 @@ public final class Database {
     sqliteConnection = connection
     sqlite3_extended_result_codes(connection, 1)
     authorizationRecorder.install(on: connection)
+    addBuiltInFunctionsAndCollations()
   }
 
   deinit {
