@@ -90,6 +90,7 @@ public final class Database {
     sealite_set_double_quoted_string_literals(
       connection, configuration.acceptsDoubleQuotedStringLiterals ? 1 : 0)
     authorizationRecorder.install(on: connection)
+    addBuiltInFunctionsAndCollations()
   }
 
   deinit {

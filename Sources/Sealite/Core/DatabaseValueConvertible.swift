@@ -144,7 +144,13 @@ extension Optional: CheckedDatabaseValueConvertible where Wrapped: CheckedDataba
 /// Reads a column of the current row as a ``DatabaseValue``.
 @inline(__always)
 func readDatabaseValue(_ statement: SQLiteStatement, _ index: CInt) -> DatabaseValue {
-  let column = sqlite3_column_value(statement, index)
+  readDatabaseValue(sqlite3_column_value(statement, index))
+}
+
+/// Reads an SQLite value as a ``DatabaseValue``: a column of the current row,
+/// or an argument of a custom function (``DatabaseFunction``).
+@inline(__always)
+func readDatabaseValue(_ column: OpaquePointer?) -> DatabaseValue {
   switch sqlite3_value_type(column) {
   case SQLITE_NULL: return .null
   case SQLITE_INTEGER: return DatabaseValue(storage: .int64(sqlite3_value_int64(column)))

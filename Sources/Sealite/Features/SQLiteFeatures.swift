@@ -60,6 +60,10 @@ public struct SQLiteFeatures: Sendable {
     /// (`SELECT COUNT(*) FROM t`, `SELECT 1 FROM t`) (SQLite 3.19). Without it,
     /// observations learn such tables from the statement's program.
     case authorizerReportsTablesReadWithoutColumns
+    /// Custom functions declared deterministic (`SQLITE_DETERMINISTIC`, SQLite
+    /// 3.8.3), which SQLite may evaluate once and use in indexes. Without it, a
+    /// pure ``DatabaseFunction`` is registered as an ordinary one.
+    case deterministicFunctions
 
     /// ``minimumSQLiteVersion`` as SQLite's version number (3.24.0 → 3024000).
     public var minimumSQLiteVersionNumber: Int {
@@ -104,6 +108,7 @@ public struct SQLiteFeatures: Sendable {
       case .nullsOrdering: return "NULLS FIRST and NULLS LAST"
       case .authorizerReportsTablesReadWithoutColumns:
         return "authorizer reports of tables read without columns"
+      case .deterministicFunctions: return "deterministic custom functions"
       }
     }
 
@@ -131,6 +136,7 @@ public struct SQLiteFeatures: Sendable {
       case .vacuumInto: return "3.27.0"
       case .nullsOrdering: return "3.30.0"
       case .authorizerReportsTablesReadWithoutColumns: return "3.19.0"
+      case .deterministicFunctions: return "3.8.3"
       }
     }
   }
@@ -228,6 +234,10 @@ public struct SQLiteFeatures: Sendable {
       if versionNumber >= reportsCount.minimumSQLiteVersionNumber, authorizerReportsCountedTable(connection) {
         capabilities.insert(reportsCount)
       }
+      let deterministic = Capability.deterministicFunctions
+      if versionNumber >= deterministic.minimumSQLiteVersionNumber, acceptsDeterministicFunction(connection) {
+        capabilities.insert(deterministic)
+      }
     }
     let options = connection.map { column("PRAGMA compile_options", $0) } ?? []
     // The hooks are C functions: present only if exported, and only useful if
@@ -277,6 +287,15 @@ public struct SQLiteFeatures: Sendable {
       sqlite3_set_authorizer(connection, nil, nil)
     }
     return reported
+  }
+
+  /// True if SQLite registers a function flagged `SQLITE_DETERMINISTIC`: an
+  /// SQLite that predates the flag takes it for a wrong text encoding.
+  private static func acceptsDeterministicFunction(_ connection: OpaquePointer) -> Bool {
+    let code = sqlite3_create_function_v2(
+      connection, "sealite_probe", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+      { context, _, _ in sqlite3_result_null(context) }, nil, nil, nil)
+    return code == SQLITE_OK && run("SELECT sealite_probe()", connection)
   }
 
   private static func compiles(_ sql: String, _ connection: OpaquePointer) -> Bool {

@@ -45,13 +45,6 @@ public func max(_ value: some SQLSpecificExpressible) -> SQLExpression {
   SQLExpression(.function("MAX", [value.sqlExpression], distinct: false))
 }
 
-extension SQLSpecificExpressible {
-  /// `LOWER(self)`.
-  public var lowercased: SQLExpression { SQLExpression(.function("LOWER", [sqlExpression], distinct: false)) }
-  /// `UPPER(self)`.
-  public var uppercased: SQLExpression { SQLExpression(.function("UPPER", [sqlExpression], distinct: false)) }
-}
-
 /// `CAST(value AS type)`.
 public func cast(_ value: some SQLSpecificExpressible, as type: Database.ColumnType) -> SQLExpression {
   SQLExpression(.cast(value.sqlExpression, type.rawValue))

@@ -148,7 +148,9 @@ struct SQLiteFeaturesCapabilityTests {
   @Test("a version-gated capability is present exactly when the SQLite version has it")
   func versionGating() {
     let features = SQLiteFeatures.linked
-    for capability in Self.sqlCapabilities + [.optimizePragma, .authorizerReportsTablesReadWithoutColumns] {
+    for capability in Self.sqlCapabilities + [
+      .optimizePragma, .authorizerReportsTablesReadWithoutColumns, .deterministicFunctions,
+    ] {
       let versionAllows = features.sqliteVersionNumber >= capability.minimumSQLiteVersionNumber
       if Self.moduleGated.contains(capability) {
         // A module also needs the build: present implies the version allows it.
@@ -350,7 +352,8 @@ struct SQLiteFeaturesCapabilityTests {
     case .generatedColumns:
       try db.execute(sql: "CREATE TABLE gc(x INTEGER, y INTEGER AS (x * 2)); INSERT INTO gc(x) VALUES (21)")
       try check(try Int.fetchOne(db, sql: "SELECT y FROM gc") == 42)
-    case .preupdateHook, .snapshots, .optimizePragma, .authorizerReportsTablesReadWithoutColumns:
+    case .preupdateHook, .snapshots, .optimizePragma, .authorizerReportsTablesReadWithoutColumns,
+      .deterministicFunctions:
       throw WrongAnswer()
     }
   }
