@@ -6,8 +6,8 @@
 /// class conforming to this protocol and gets it with
 /// `db.state(for: MyState.self)`, created on first use; `Core` tells every
 /// state of the connection when the schema changed and when the connection
-/// closes. This is the one extension point of `Database`: registered
-/// functions, collations and tokenizers keep their state the same way.
+/// closes. This is the one extension point of `Database` (registered
+/// functions and collations need none: SQLite holds their Swift values).
 protocol ConnectionState: AnyObject {
   /// Makes the state of `db`, on the first `db.state(for:)` of this type.
   static func make(for db: Database) -> Self
@@ -15,8 +15,8 @@ protocol ConnectionState: AnyObject {
   /// Called when what the connection knew of the schema may be out of date:
   /// this connection ran a schema statement, another connection changed the
   /// schema since the last access, a transaction that changed it rolled back,
-  /// or `clearSchemaCache()` was called. State derived from the schema forgets
-  /// it here.
+  /// or `clearSchemaCache()` was called; and when `releaseMemory()` asks
+  /// every cache to be emptied. State derived from the schema forgets it here.
   func schemaDidChange()
 
   /// Called once when the connection closes, before the C connection is.

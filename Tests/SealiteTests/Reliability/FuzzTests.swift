@@ -43,7 +43,7 @@ struct FuzzTests {
       #expect(log.leaks(of: markerForms(marker)).isEmpty)
       try db.execute(sql: "SELECT 'FUZZ-0123456789abcdef'")
       try db.execute(sql: "SELECT X'\(hex)'")
-      try db.execute(sql: "SELECT \"FUZZ-0123456789abcdef\"")
+      try db.execute(sql: "SELECT 1 AS \"FUZZ-0123456789abcdef\"")
       return log
     }
     #expect(log.leaks(of: markerForms(marker)).count == 3)
