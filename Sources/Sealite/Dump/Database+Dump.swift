@@ -104,7 +104,7 @@ extension Database {
   ///
   /// SQLite's internal tables (`sqlite_`), GRDB's (`grdb_`, such as the table
   /// of migrations), Sealite's (`sealite_`, such as the change journal) and the
-  /// shadow tables of virtual tables (SQLite 3.37+) are left out.
+  /// shadow tables of virtual tables are left out.
   ///
   /// A dump of an encrypted database prints its values in plaintext: that is
   /// what it is for, and it happens only when it is asked for. It never prints
@@ -129,7 +129,7 @@ extension Database {
   ///     // CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER);
   ///
   /// SQLite's internal tables (`sqlite_`), GRDB's (`grdb_`), Sealite's
-  /// (`sealite_`) and the shadow tables of virtual tables (SQLite 3.37+) are
+  /// (`sealite_`) and the shadow tables of virtual tables are
   /// left out. The schema of an encrypted database is printed in plaintext,
   /// without its key or cipher settings, which the schema does not hold.
   ///

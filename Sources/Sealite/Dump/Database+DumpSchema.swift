@@ -52,13 +52,25 @@ extension Database {
   }
 
   /// The name keys of the shadow tables of the main schema. SQLite tells them
-  /// from 3.37 on; before, `table_list` is an unknown pragma, which returns
-  /// no row, and no shadow table is left out.
+  /// from 3.37 on (`PRAGMA table_list`). Before, `table_list` is an unknown
+  /// pragma, which returns no row: a shadow table is then told by SQLite's
+  /// naming rule, the name of a virtual table followed by `_` and a suffix.
   private func shadowTables() throws -> Set<String> {
     var names: Set<String> = []
-    for row in try Row.fetchAll(self, sql: "PRAGMA main.table_list") {
-      let type: String? = row["type"]
-      if type == "shadow", let name: String = row["name"] { names.insert(name.nameKey) }
+    if Database.sqliteLibVersionNumber >= 3_037_000 {
+      for row in try Row.fetchAll(self, sql: "PRAGMA main.table_list") {
+        let type: String? = row["type"]
+        if type == "shadow", let name: String = row["name"] { names.insert(name.nameKey) }
+      }
+      return names
+    }
+    let virtualTables = try String.fetchAll(
+      self, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'"
+    ).map { $0.nameKey + "_" }
+    guard !virtualTables.isEmpty else { return names }
+    for name in try String.fetchAll(self, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") {
+      let key = name.nameKey
+      if virtualTables.contains(where: { key.hasPrefix($0) }) { names.insert(key) }
     }
     return names
   }
