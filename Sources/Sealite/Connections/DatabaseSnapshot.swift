@@ -11,8 +11,7 @@ import Dispatch
 ///
 /// A snapshot is one reader connection, keyed like the pool's readers, that
 /// holds one read transaction of the WAL for its whole life: it needs no
-/// snapshot API of SQLite's (see ``DatabaseSnapshotPool`` for the one that
-/// does). Its accesses are serialized. It does not keep other connections
+/// snapshot API of SQLite's. Its accesses are serialized. It does not keep other connections
 /// from writing, but while it lives the WAL can not be checkpointed past the
 /// state it reads, so the `-wal` file grows with the writes made meanwhile:
 /// release snapshots when they are no longer needed.
@@ -120,8 +119,7 @@ public final class DatabaseSnapshot: DatabaseSnapshotReader {
   }
 }
 
-/// A reader whose content never changes: ``DatabaseSnapshot`` and
-/// ``DatabaseSnapshotPool``. Reads may nest, and "unsafe" reads are reads.
+/// A reader whose content never changes, such as ``DatabaseSnapshot``. Reads may nest, and "unsafe" reads are reads.
 ///
 ///     func playerCount(in snapshot: some DatabaseSnapshotReader) throws -> Int {
 ///       try snapshot.reentrantRead { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }

@@ -39,6 +39,7 @@ extension Database {
   /// `dbkey import` as commands. Cipher settings that change the page layout
   /// (page size, reserved bytes) must match too.
   ///
+  /// - parameter destDb: the connection whose database receives the copy.
   /// - parameter pagesPerStep: the pages copied between two calls of
   ///   `progress`; -1 (the default) copies everything in one step.
   /// - parameter progress: called after each step. An error it throws stops
