@@ -1,3 +1,6 @@
+// swift-format-ignore-file: ReplaceForEachWithForLoop
+// (a Cursor is not a Sequence: its forEach is the way to iterate it)
+
 // The algorithms of GRDB's Cursor that Sealite did not have yet. As in GRDB,
 // the ones that return a cursor are lazy (they pull an element from the base
 // cursor only when asked for one), and the ones that return a value or an
