@@ -113,7 +113,17 @@ public final class MapCursor<Base: Cursor, Element>: Cursor {
   public func next() throws -> Element? {
     try base.next().map(transform)
   }
+  /// Transforms the elements of the base cursor's `forEach`, so that
+  /// `Array(cursor.map { … })` keeps a database cursor's faster loop.
+  public func forEach(_ body: (Element) throws -> Void) throws {
+    try base.forEach { try body(transform($0)) }
+  }
 }
+
+// Mutable classes, with closures that need not be Sendable: as in GRDB, the
+// wrapping cursors are explicitly not Sendable.
+@available(*, unavailable)
+extension MapCursor: Sendable {}
 
 /// A cursor over filtered elements. See ``Cursor/filter(_:)``.
 public final class FilterCursor<Base: Cursor>: Cursor {
@@ -129,7 +139,14 @@ public final class FilterCursor<Base: Cursor>: Cursor {
     }
     return nil
   }
+  /// Filters the elements of the base cursor's `forEach` (see ``MapCursor/forEach(_:)``).
+  public func forEach(_ body: (Base.Element) throws -> Void) throws {
+    try base.forEach { if try isIncluded($0) { try body($0) } }
+  }
 }
+
+@available(*, unavailable)
+extension FilterCursor: Sendable {}
 
 /// A cursor over non-nil transformed elements. See ``Cursor/compactMap(_:)``.
 public final class CompactMapCursor<Base: Cursor, Element>: Cursor {
@@ -145,7 +162,14 @@ public final class CompactMapCursor<Base: Cursor, Element>: Cursor {
     }
     return nil
   }
+  /// Transforms the elements of the base cursor's `forEach` (see ``MapCursor/forEach(_:)``).
+  public func forEach(_ body: (Element) throws -> Void) throws {
+    try base.forEach { if let transformed = try transform($0) { try body(transformed) } }
+  }
 }
+
+@available(*, unavailable)
+extension CompactMapCursor: Sendable {}
 
 /// A cursor over the first elements of another. See ``Cursor/prefix(_:)``.
 public final class PrefixCursor<Base: Cursor>: Cursor {
@@ -161,6 +185,9 @@ public final class PrefixCursor<Base: Cursor>: Cursor {
     return try base.next()
   }
 }
+
+@available(*, unavailable)
+extension PrefixCursor: Sendable {}
 
 /// A cursor that skips the first elements of another. See ``Cursor/dropFirst(_:)``.
 public final class DropFirstCursor<Base: Cursor>: Cursor {
@@ -178,6 +205,9 @@ public final class DropFirstCursor<Base: Cursor>: Cursor {
     return try base.next()
   }
 }
+
+@available(*, unavailable)
+extension DropFirstCursor: Sendable {}
 
 // The builders are inlinable, so that the loop is specialized where the
 // element type is known: in generic code, each append of a record would go

@@ -61,7 +61,7 @@ final class StatementStepper {
 
 /// A cursor over the rows of a statement. The same ``Row`` instance is
 /// returned at each step and reads the current row: ``Row/copy()`` keeps one.
-public final class RowCursor: Cursor {
+public final class RowCursor: DatabaseCursor {
   /// The statement being iterated.
   public let statement: Statement
   private let stepper: StatementStepper
@@ -98,7 +98,7 @@ public final class RowCursor: Cursor {
 }
 
 /// A cursor over the values of the first column of a statement.
-public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Cursor {
+public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: DatabaseCursor {
   /// The statement being iterated.
   public let statement: Statement
   private let stepper: StatementStepper
@@ -128,7 +128,7 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Cursor 
 /// A cursor over the values of the first column of a statement, read straight
 /// from SQLite without an intermediate ``DatabaseValue``.
 public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>:
-  Cursor
+  DatabaseCursor
 {
   /// The statement being iterated.
   public let statement: Statement

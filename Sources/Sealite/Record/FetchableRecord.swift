@@ -76,7 +76,7 @@ extension FetchableRecord where Self: Decodable {
 }
 
 /// A cursor over records decoded from the rows of a statement.
-public final class RecordCursor<Record: FetchableRecord>: Cursor {
+public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
   /// The statement being iterated.
   public let statement: Statement
   private let rows: RowCursor
