@@ -74,7 +74,8 @@ extension Row {
           : sqlite3_column_text(sqliteStatement, column).map { UnsafeRawPointer($0) }
         let length = Int(sqlite3_column_bytes(sqliteStatement, column))
         guard let pointer, length > 0 else { return try body(Data()) }
-        return try body(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: pointer), count: length, deallocator: .none))
+        return try body(
+          Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: pointer), count: length, deallocator: .none))
       default:
         break
       }

@@ -27,7 +27,9 @@ extension Row {
   /// The record decoded from the scope `scope`, or nil when there is no such
   /// scope or it holds only NULL values (an optional association that matched
   /// no row).
-  public func decodeIfPresent<Record: FetchableRecord>(_ type: Record.Type = Record.self, forKey scope: String)
+  public func decodeIfPresent<Record: FetchableRecord>(
+    _ type: Record.Type = Record.self, forKey scope: String
+  )
     throws -> Record?
   {
     guard let row = scopesTree[scope], row.containsNonNullValue else { return nil }
@@ -48,7 +50,9 @@ extension Row {
   }
 
   /// The records decoded from the prefetched rows `key`, as a set.
-  public func decode<Record: FetchableRecord & Hashable>(_ type: Set<Record>.Type = Set<Record>.self, forKey key: String)
+  public func decode<Record: FetchableRecord & Hashable>(
+    _ type: Set<Record>.Type = Set<Record>.self, forKey key: String
+  )
     throws -> Set<Record>
   {
     guard let rows = prefetchedRows[key] else { throw missingScope(key) }

@@ -1,0 +1,90 @@
+import Foundation
+import Sealite
+import Testing
+
+private struct Team: FetchableRecord, Decodable, Hashable, TableRecord {
+  static let databaseTableName = "team"
+  var id: Int64
+  var name: String
+}
+
+private struct Player: FetchableRecord, Decodable, TableRecord {
+  static let databaseTableName = "player"
+  static let team = belongsTo(Team.self)
+  var id: Int64
+  var name: String
+}
+
+extension Team {
+  static let players = hasMany(Player.self)
+}
+
+@Suite("Row: NULL tests, coalesce, unsafe data, records by key")
+struct RowNullsTests {
+  @Test("containsNonNullValue and hasNull(atIndex:) read the row and its scopes")
+  func nulls() throws {
+    try DatabaseQueue().read { db in
+      let row = try Row.fetchOne(db, sql: "SELECT NULL AS a, 1 AS b")!
+      #expect(row.containsNonNullValue)
+      #expect(row.hasNull(atIndex: 0))
+      #expect(!row.hasNull(atIndex: 1))
+      let nulls = try Row.fetchOne(db, sql: "SELECT NULL, NULL")!
+      #expect(!nulls.containsNonNullValue)
+      let scoped = try Row.fetchOne(
+        db, sql: "SELECT NULL AS a, 2 AS b", adapter: ScopeAdapter(["inner": SuffixRowAdapter(fromIndex: 1)]))!
+      #expect(scoped.containsNonNullValue)
+      #expect(scoped.unscoped.containsNonNullValue)
+    }
+  }
+
+  @Test("coalesce(_:) returns the first value that is not NULL, by name or by column")
+  func coalesce() throws {
+    try DatabaseQueue().read { db in
+      let row = try Row.fetchOne(db, sql: "SELECT NULL AS a, 'b' AS b, 'c' AS c")!
+      #expect(row.coalesce(["a", "b", "c"]) as String? == "b")
+      #expect(row.coalesce([Column("missing"), Column("c")]) as String? == "c")
+      #expect(row.coalesce(["a"]) as String? == nil)
+    }
+  }
+
+  @Test("withUnsafeData gives blobs and text as bytes, and NULL as nil, on live and copied rows")
+  func unsafeData() throws {
+    try DatabaseQueue().read { db in
+      let sql = "SELECT x'0102' AS blob, 'hé' AS text, NULL AS absent, x'' AS empty"
+      let cursor = try Row.fetchCursor(db, sql: sql)
+      while let row = try cursor.next() {
+        for candidate in [row, row.copy()] {
+          #expect(candidate.withUnsafeData(atIndex: 0) { $0 } == Data([1, 2]))
+          #expect(candidate.withUnsafeData(named: "text") { $0 } == Data("hé".utf8))
+          #expect(candidate.withUnsafeData(at: Column("absent")) { $0 } == nil)
+          #expect(candidate.withUnsafeData(named: "empty") { $0 } == Data())
+          #expect(candidate.withUnsafeData(named: "missing") { $0 } == nil)
+        }
+      }
+    }
+  }
+
+  @Test("decode(_:forKey:) reads scopes and prefetched rows, and throws where the subscripts stop")
+  func recordsByKey() throws {
+    try DatabaseQueue().write { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE team(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+          CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT NOT NULL, teamId INTEGER REFERENCES team(id));
+          INSERT INTO team VALUES (1, 'Reds');
+          INSERT INTO player VALUES (1, 'Arthur', 1), (2, 'Barbara', NULL);
+          """)
+      let rows = try Row.fetchAll(db, Player.including(optional: Player.team).order(Column("id")))
+      #expect(try rows[0].decode(Team.self, forKey: "team") == Team(id: 1, name: "Reds"))
+      #expect(try rows[0].decodeIfPresent(Team.self, forKey: "team") == Team(id: 1, name: "Reds"))
+      #expect(try rows[1].decodeIfPresent(Team.self, forKey: "team") == nil)
+      #expect(throws: RowDecodingError.self) { try rows[1].decode(Team.self, forKey: "team") }
+      #expect(throws: RowDecodingError.self) { try rows[0].decode(Team.self, forKey: "nosuchscope") }
+      #expect(try rows[0].decodeIfPresent(Team.self, forKey: "nosuchscope") == nil)
+
+      let team = try Row.fetchOne(db, Team.including(all: Team.players))!
+      #expect(try team.decode([Player].self, forKey: "players").map(\.name) == ["Arthur"])
+      #expect(throws: RowDecodingError.self) { try team.decode([Player].self, forKey: "nosuchkey") }
+    }
+  }
+}
