@@ -17,7 +17,7 @@ import Dispatch
 /// release snapshots when they are no longer needed.
 ///
 /// To choose the state a snapshot reads, make it from inside
-/// ``DatabaseWriter/writeWithoutTransaction(_:)-(((Database)throws->T))``, outside of
+/// `writeWithoutTransaction(_:)`, outside of
 /// any transaction: no other write can run in between.
 ///
 ///     let snapshot = try dbPool.writeWithoutTransaction { db in
@@ -95,14 +95,14 @@ public final class DatabaseSnapshot: DatabaseSnapshotReader {
     reader.async { db in value(.success(db)) }
   }
 
-  /// The same as ``read(_:)-(((Database)throws->T))``: nothing is unsafe in a
+  /// The same as `read(_:)`: nothing is unsafe in a
   /// snapshot, whose content never changes.
   @_disfavoredOverload
   public func unsafeRead<T>(_ value: (Database) throws -> T) rethrows -> T {
     try reader.syncRethrowing(value)
   }
 
-  /// The same as ``read(_:)-(((Database)throws->T))``, without blocking the caller.
+  /// The same as `read(_:)`, without blocking the caller.
   public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
     try await read(value)
   }
