@@ -17,6 +17,8 @@ extension Database {
     public static let boolean = ColumnType(rawValue: "BOOLEAN")
     /// `BLOB`: bytes stored as given.
     public static let blob = ColumnType(rawValue: "BLOB")
+    /// `BLOB`, the type of a column that holds JSONB (SQLite 3.45+).
+    public static let jsonb = ColumnType(rawValue: "BLOB")
     /// `DATE` (`NUMERIC` affinity): dates; a `Date` value is stored as UTC text.
     public static let date = ColumnType(rawValue: "DATE")
     /// `DATETIME` (`NUMERIC` affinity): dates and times; a `Date` is stored as `yyyy-MM-dd HH:mm:ss.SSS` UTC text.

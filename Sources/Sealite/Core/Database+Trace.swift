@@ -67,12 +67,20 @@ extension Database {
     }
 
     /// The SQL, with arguments only if the configuration makes them public.
-    public var description: String {
+    public var description: String { describe(expanded: false) }
+
+    /// The SQL with its arguments whatever the configuration says
+    /// (`0.001s SELECT * FROM player WHERE email = 'arthur@example.com'` for
+    /// a profile): for logs that may hold personal data. A keying statement
+    /// is still `<redacted keying statement>`.
+    public var expandedDescription: String { describe(expanded: true) }
+
+    private func describe(expanded: Bool) -> String {
       switch self {
       case .statement(let statement):
-        return statement.publicStatementArguments ? statement.expandedSQL : statement.sql
+        return expanded || statement.publicStatementArguments ? statement.expandedSQL : statement.sql
       case .profile(let statement, let duration):
-        let sql = statement.publicStatementArguments ? statement.expandedSQL : statement.sql
+        let sql = expanded || statement.publicStatementArguments ? statement.expandedSQL : statement.sql
         return String(format: "%.3fs", duration) + " \(sql)"
       }
     }

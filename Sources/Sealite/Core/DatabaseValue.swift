@@ -18,6 +18,17 @@ public struct DatabaseValue: Hashable, Sendable {
     case string(String)
     /// A blob of bytes.
     case blob(Data)
+
+    /// The payload: nil, or an `Int64`, `Double`, `String` or `Data`.
+    public var value: (any DatabaseValueConvertible)? {
+      switch self {
+      case .null: nil
+      case .int64(let value): value
+      case .double(let value): value
+      case .string(let value): value
+      case .blob(let value): value
+      }
+    }
   }
 
   /// The storage class and payload of the value.

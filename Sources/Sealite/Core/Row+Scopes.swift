@@ -90,6 +90,9 @@ extension Row {
     /// The association keys.
     public var keys: [String] { row.extras.map { Array($0.prefetchedRows.keys) } ?? [] }
 
+    /// Whether the row has no prefetched rows (no `including(all:)`).
+    public var isEmpty: Bool { row.extras?.prefetchedRows.isEmpty ?? true }
+
     /// The rows of an association, or nil if it was not prefetched.
     public subscript(_ key: String) -> [Row]? {
       row.extras?.prefetchedRows[key]

@@ -45,7 +45,19 @@ public func max(_ value: some SQLSpecificExpressible) -> SQLExpression {
   SQLExpression(.function("MAX", [value.sqlExpression], distinct: false))
 }
 
-/// `CAST(value AS type)`.
+/// `CAST(value AS storageClass)`, as GRDB spells it.
+///
+///     Player.select(cast(Column("score"), as: .text))
+public func cast(_ value: some SQLSpecificExpressible, as storageClass: Database.StorageClass)
+  -> SQLExpression
+{
+  SQLExpression(.cast(value.sqlExpression, storageClass.rawValue))
+}
+
+/// `CAST(value AS type)`, with any column type (`.double`, `.numeric`, …);
+/// the names of storage classes go to the overload that takes a
+/// `Database.StorageClass`.
+@_disfavoredOverload
 public func cast(_ value: some SQLSpecificExpressible, as type: Database.ColumnType) -> SQLExpression {
   SQLExpression(.cast(value.sqlExpression, type.rawValue))
 }

@@ -88,3 +88,41 @@ struct RowNullsTests {
     }
   }
 }
+
+@Suite("Storage classes, storage values, trace descriptions")
+struct SmallCoreAPITests {
+  @Test("cast(_:as:) takes a storage class or a column type; a storage's value is its payload")
+  func castsAndStorage() throws {
+    try DatabaseQueue().read { db in
+      let text = try String.fetchOne(
+        db, SQLRequest<String>(literal: "SELECT \(cast(1.5.sqlExpression, as: .text))"))
+      #expect(text == "1.5")
+      let integer = try Int.fetchOne(
+        db, SQLRequest<Int>(literal: "SELECT \(cast("12".sqlExpression, as: .integer))"))
+      #expect(integer == 12)
+      let real = try Double.fetchOne(
+        db, SQLRequest<Double>(literal: "SELECT \(cast("2".sqlExpression, as: .double))"))
+      #expect(real == 2)
+      #expect(Database.StorageClass.blob.rawValue == "BLOB")
+      #expect(Database.ColumnType.jsonb.rawValue == "BLOB")
+      let row = try Row.fetchOne(db, sql: "SELECT 1, 2.5, 'a', x'01', NULL")!
+      #expect(
+        row.databaseValues.map { $0.storage.value.map { "\($0)" } } == ["1", "2.5", "a", "1 bytes", nil])
+      #expect(row.prefetchedRows.isEmpty)
+    }
+  }
+
+  @Test("expandedDescription of a trace event shows the arguments, and never a key")
+  func expandedTraceDescription() throws {
+    let events = Shared<[(String, String)]>([])
+    try DatabaseQueue().write { db in
+      db.trace { event in events.update { $0.append((event.description, event.expandedDescription)) } }
+      try db.execute(sql: "SELECT ?", arguments: ["secret-argument"])
+      try db.execute(sql: "PRAGMA key = 'zz-secret-zz'")
+      db.trace(nil)
+    }
+    let traced = events.value
+    #expect(traced.contains { $0.0 == "SELECT ?" && $0.1 == "SELECT 'secret-argument'" })
+    #expect(!traced.contains { $0.0.contains("zz-secret-zz") || $0.1.contains("zz-secret-zz") })
+  }
+}
