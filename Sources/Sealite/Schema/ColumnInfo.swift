@@ -1,4 +1,4 @@
-/// A column of a table, as ``Database/columns(in:)`` reports it
+/// A column of a table, as ``Database/columns(in:in:)`` reports it
 /// (`PRAGMA table_info`).
 public struct ColumnInfo: Sendable, Hashable {
   /// The column name.

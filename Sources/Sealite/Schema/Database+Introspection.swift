@@ -54,10 +54,16 @@ extension Database {
 
   /// The columns of a table or view, in order. Throws if there is none of
   /// that name.
-  public func columns(in table: String) throws -> [ColumnInfo] {
-    try cachedSchemaFact(\.columns, table) {
-      let columns = try Row.fetchAll(self, sql: "PRAGMA table_info(\(table.quotedDatabaseIdentifier))")
-        .map(ColumnInfo.init(row:))
+  ///
+  /// - parameter schemaName: the schema (`"main"`, `"temp"`, an attached
+  ///   database) to look in; nil (the default) looks in every schema, in
+  ///   SQLite's order (main, temp, then attached databases).
+  public func columns(in table: String, in schemaName: String? = nil) throws -> [ColumnInfo] {
+    try cachedSchemaFact(\.columns, table, in: schemaName) {
+      let columns = try Row.fetchAll(
+        self, sql: "PRAGMA \(Self.schemaPrefix(schemaName))table_info(\(table.quotedDatabaseIdentifier))"
+      )
+      .map(ColumnInfo.init(row:))
       guard !columns.isEmpty else { throw DatabaseError.noSuchTable(table) }
       return columns
     }
@@ -67,21 +73,26 @@ extension Database {
   ///
   /// A single `INTEGER PRIMARY KEY` column is the rowid in a rowid table, and
   /// a regular column in a `WITHOUT ROWID` table.
-  public func primaryKey(_ table: String) throws -> PrimaryKeyInfo {
-    try cachedSchemaFact(\.primaryKeys, table) {
-      let columns = try self.columns(in: table)
+  ///
+  /// - parameter schemaName: the schema to look in, or nil for every schema
+  ///   (see ``columns(in:in:)``).
+  public func primaryKey(_ table: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
+    try cachedSchemaFact(\.primaryKeys, table, in: schemaName) {
+      let columns = try self.columns(in: table, in: schemaName)
       let keyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted {
         $0.primaryKeyIndex < $1.primaryKeyIndex
       }
-      let hasRowID = try !isWithoutRowIDTable(table)
+      let hasRowID = try !isWithoutRowIDTable(table, in: schemaName)
       guard !keyColumns.isEmpty else {
-        guard try tableExists(table) else { throw DatabaseError.noSuchTable(table) }
+        guard try tableExists(table, in: schemaName) else { throw DatabaseError.noSuchTable(table) }
         return PrimaryKeyInfo(kind: .hiddenRowID)
       }
       let names = keyColumns.map { $0.name }
       if hasRowID, keyColumns.count == 1, keyColumns[0].type.uppercased() == "INTEGER" {
         // `INTEGER PRIMARY KEY DESC` is not the rowid: SQLite then made an index.
-        let hasKeyIndex = try indexes(on: table).contains { $0.origin == .primaryKeyConstraint }
+        let hasKeyIndex = try indexes(on: table, in: schemaName).contains {
+          $0.origin == .primaryKeyConstraint
+        }
         if !hasKeyIndex { return PrimaryKeyInfo(kind: .rowID(names[0])) }
       }
       return PrimaryKeyInfo(kind: .regular(names, tableHasRowID: hasRowID))
@@ -89,8 +100,14 @@ extension Database {
   }
 
   /// True for a `WITHOUT ROWID` table, read from its definition.
-  private func isWithoutRowIDTable(_ table: String) throws -> Bool {
-    for master in ["sqlite_master", "sqlite_temp_master"] {
+  private func isWithoutRowIDTable(_ table: String, in schemaName: String?) throws -> Bool {
+    let masters =
+      switch schemaName?.nameKey {
+      case nil: ["sqlite_master", "sqlite_temp_master"]
+      case "temp": ["sqlite_temp_master"]
+      case let schema?: ["\(schema.quotedDatabaseIdentifier).sqlite_master"]
+      }
+    for master in masters {
       if let sql = try String.fetchOne(
         self, sql: "SELECT sql FROM \(master) WHERE type = 'table' AND name = ? COLLATE NOCASE",
         arguments: [table])
@@ -102,15 +119,25 @@ extension Database {
   }
 
   /// The indexes of a table, including those SQLite made for `UNIQUE` and
-  /// `PRIMARY KEY` constraints.
-  public func indexes(on table: String) throws -> [IndexInfo] {
-    try cachedSchemaFact(\.indexes, table) {
-      let list = try Row.fetchAll(self, sql: "PRAGMA index_list(\(table.quotedDatabaseIdentifier))")
-      return try list.map { row in
+  /// `PRIMARY KEY` constraints. Indexes on expressions are left out, as in
+  /// GRDB.
+  ///
+  /// - parameter schemaName: the schema to look in, or nil for every schema
+  ///   (see ``columns(in:in:)``).
+  public func indexes(on table: String, in schemaName: String? = nil) throws -> [IndexInfo] {
+    try cachedSchemaFact(\.indexes, table, in: schemaName) {
+      let prefix = Self.schemaPrefix(schemaName)
+      let list = try Row.fetchAll(self, sql: "PRAGMA \(prefix)index_list(\(table.quotedDatabaseIdentifier))")
+      return try list.compactMap { row in
         let name: String = row["name"]
-        let columns = try Row.fetchAll(self, sql: "PRAGMA index_info(\(name.quotedDatabaseIdentifier))")
-          .sorted { ($0["seqno"] as Int) < ($1["seqno"] as Int) }
-          .compactMap { $0["name"] as String? }
+        let entries = try Row.fetchAll(
+          self, sql: "PRAGMA \(prefix)index_info(\(name.quotedDatabaseIdentifier))"
+        )
+        .sorted { ($0["seqno"] as Int) < ($1["seqno"] as Int) }
+        let columns = entries.compactMap { $0["name"] as String? }
+        // An index on expressions is left out, as GRDB does: its columns
+        // alone would tell what the index does not (uniqueness, say).
+        guard columns.count == entries.count else { return nil }
         return IndexInfo(
           name: name, columns: columns, isUnique: row["unique"],
           origin: IndexInfo.Origin(rawValue: row["origin"] ?? "c"), isPartial: row["partial"] ?? false)
@@ -118,10 +145,34 @@ extension Database {
     }
   }
 
+  /// Whether `columns` (in any order and case) hold the primary key or the
+  /// columns of a unique index of `tableName`: whether they identify at most
+  /// one row. Partial indexes do not count.
+  ///
+  ///     // CREATE TABLE t(id INTEGER PRIMARY KEY, a, b, c);
+  ///     // CREATE UNIQUE INDEX i ON t(a, b);
+  ///     try db.table("t", hasUniqueKey: ["id"])       // true
+  ///     try db.table("t", hasUniqueKey: ["b", "a"])   // true
+  ///     try db.table("t", hasUniqueKey: ["c"])        // false
+  public func table(_ tableName: String, hasUniqueKey columns: some Collection<String>) throws -> Bool {
+    let keys = Set(columns.map(\.nameKey))
+    let primaryKey = try self.primaryKey(tableName).columns.map(\.nameKey)
+    if !primaryKey.isEmpty, keys.isSuperset(of: primaryKey) { return true }
+    return try indexes(on: tableName).contains { index in
+      index.isUnique && !index.isPartial && !index.columns.isEmpty
+        && keys.isSuperset(of: index.columns.map(\.nameKey))
+    }
+  }
+
   /// The foreign keys of a table, in the order SQLite reports them.
-  public func foreignKeys(on table: String) throws -> [ForeignKeyInfo] {
-    try cachedSchemaFact(\.foreignKeys, table) {
-      let rows = try Row.fetchAll(self, sql: "PRAGMA foreign_key_list(\(table.quotedDatabaseIdentifier))")
+  ///
+  /// - parameter schemaName: the schema to look in, or nil for every schema
+  ///   (see ``columns(in:in:)``).
+  public func foreignKeys(on table: String, in schemaName: String? = nil) throws -> [ForeignKeyInfo] {
+    try cachedSchemaFact(\.foreignKeys, table, in: schemaName) {
+      let rows = try Row.fetchAll(
+        self,
+        sql: "PRAGMA \(Self.schemaPrefix(schemaName))foreign_key_list(\(table.quotedDatabaseIdentifier))")
       var byID: [(id: Int, rows: [Row])] = []
       for row in rows {
         let id: Int = row["id"]
@@ -137,7 +188,7 @@ extension Database {
         var destinationColumns = sorted.map { $0["to"] as String? }
         if destinationColumns.contains(where: { $0 == nil }) {
           // No columns named: the destination's primary key.
-          let key = try primaryKey(destination).columns
+          let key = try primaryKey(destination, in: schemaName).columns
           destinationColumns = key.map { Optional($0) }
         }
         let mapping = zip(sorted, destinationColumns).map { row, column in
@@ -161,9 +212,13 @@ extension Database {
     try Row.fetchCursor(self, sql: "PRAGMA foreign_key_check").map(ForeignKeyViolation.init(row:))
   }
 
-  /// A cursor over the foreign key violations of one table.
-  public func foreignKeyViolations(in table: String) throws -> MapCursor<RowCursor, ForeignKeyViolation> {
-    try Row.fetchCursor(self, sql: Self.foreignKeyCheckSQL(table)).map(ForeignKeyViolation.init(row:))
+  /// A cursor over the foreign key violations of one table, in `schemaName`
+  /// or, when nil, in the first schema that has the table.
+  public func foreignKeyViolations(in table: String, in schemaName: String? = nil) throws
+    -> MapCursor<RowCursor, ForeignKeyViolation>
+  {
+    try Row.fetchCursor(self, sql: Self.foreignKeyCheckSQL(table, in: schemaName)).map(
+      ForeignKeyViolation.init(row:))
   }
 
   /// Throws the first foreign key violation, as a ``DatabaseError`` with code
@@ -172,13 +227,20 @@ extension Database {
     try throwFirstViolation(sql: "PRAGMA foreign_key_check")
   }
 
-  /// Throws the first foreign key violation of one table (see ``checkForeignKeys()``).
-  public func checkForeignKeys(in table: String) throws {
-    try throwFirstViolation(sql: Self.foreignKeyCheckSQL(table))
+  /// Throws the first foreign key violation of one table, in `schemaName`
+  /// or, when nil, in the first schema that has the table (see
+  /// ``checkForeignKeys()``).
+  public func checkForeignKeys(in table: String, in schemaName: String? = nil) throws {
+    try throwFirstViolation(sql: Self.foreignKeyCheckSQL(table, in: schemaName))
   }
 
-  private static func foreignKeyCheckSQL(_ table: String) -> String {
-    "PRAGMA foreign_key_check(\(table.quotedDatabaseIdentifier))"
+  private static func foreignKeyCheckSQL(_ table: String, in schemaName: String?) -> String {
+    "PRAGMA \(schemaPrefix(schemaName))foreign_key_check(\(table.quotedDatabaseIdentifier))"
+  }
+
+  /// `"schema".` before a pragma's name, or nothing.
+  private static func schemaPrefix(_ schemaName: String?) -> String {
+    schemaName.map { "\($0.quotedDatabaseIdentifier)." } ?? ""
   }
 
   private func throwFirstViolation(sql: String) throws {

@@ -1,4 +1,4 @@
-/// A foreign key of a table, as ``Database/foreignKeys(on:)`` reports it.
+/// A foreign key of a table, as ``Database/foreignKeys(on:in:)`` reports it.
 public struct ForeignKeyInfo: Sendable {
   /// The foreign key's id within its table (the id violations report).
   public let id: Int

@@ -1,4 +1,4 @@
-/// An index of a table, as ``Database/indexes(on:)`` reports it.
+/// An index of a table, as ``Database/indexes(on:in:)`` reports it.
 public struct IndexInfo: Sendable, Hashable {
   /// How an index came to be.
   public struct Origin: RawRepresentable, Hashable, Sendable {
@@ -18,7 +18,7 @@ public struct IndexInfo: Sendable, Hashable {
 
   /// The index name.
   public let name: String
-  /// The indexed columns, in index order (expressions are left out).
+  /// The indexed columns, in index order.
   public let columns: [String]
   /// True for a unique index.
   public let isUnique: Bool

@@ -1,4 +1,4 @@
-/// The primary key of a table, as ``Database/primaryKey(_:)`` reports it.
+/// The primary key of a table, as ``Database/primaryKey(_:in:)`` reports it.
 ///
 /// Three kinds: the hidden rowid (no primary key declared: ``columns`` is
 /// `["rowid"]`), a column that is the rowid (an `INTEGER PRIMARY KEY` of a

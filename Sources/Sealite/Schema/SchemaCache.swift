@@ -28,8 +28,13 @@ extension Database {
   /// The fact of `kind` about `table`, computed on first use and kept until
   /// the schema changes.
   func cachedSchemaFact<Fact>(
-    _ kind: ReferenceWritableKeyPath<SchemaCache, [String: Fact]>, _ table: String, compute: () throws -> Fact
+    _ kind: ReferenceWritableKeyPath<SchemaCache, [String: Fact]>, _ table: String,
+    in schemaName: String? = nil,
+    compute: () throws -> Fact
   ) throws -> Fact {
+    // Facts of a named schema are read each time: the schema version that
+    // validates the cache is the main schema's.
+    if schemaName != nil { return try compute() }
     // Once per access (and after a schema statement) the schema version is
     // read again: another connection may have changed the schema.
     validateSchemaFacts()

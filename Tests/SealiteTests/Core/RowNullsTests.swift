@@ -126,3 +126,57 @@ struct SmallCoreAPITests {
     #expect(!traced.contains { $0.0.contains("zz-secret-zz") || $0.1.contains("zz-secret-zz") })
   }
 }
+
+@Suite("Schema introspection in a named schema, unique keys")
+struct SchemaNameIntrospectionTests {
+  @Test("columns, primaryKey, indexes, foreignKeys and the foreign key checks take a schema name")
+  func namedSchemas() throws {
+    let directory = TemporaryDirectory()
+    var unchecked = Configuration()
+    unchecked.foreignKeysEnabled = false
+    try DatabaseQueue(path: directory.path("other.sqlite"), configuration: unchecked).write { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE parent(id INTEGER PRIMARY KEY);
+          CREATE TABLE item(id INTEGER PRIMARY KEY, code TEXT, parentId INTEGER REFERENCES parent(id));
+          CREATE UNIQUE INDEX item_code ON item(code);
+          INSERT INTO item VALUES (1, 'a', 42);
+          """)
+    }
+    try DatabaseQueue().writeWithoutTransaction { db in
+      try db.execute(sql: "CREATE TABLE item(name TEXT)")
+      try db.execute(sql: "ATTACH DATABASE ? AS other", arguments: [directory.path("other.sqlite")])
+      #expect(try db.columns(in: "item").map(\.name) == ["name"])
+      #expect(try db.columns(in: "item", in: "other").map(\.name) == ["id", "code", "parentId"])
+      #expect(try db.primaryKey("item", in: "other").columns == ["id"])
+      #expect(try db.indexes(on: "item", in: "other").map(\.name) == ["item_code"])
+      #expect(try db.indexes(on: "item").isEmpty)
+      #expect(try db.foreignKeys(on: "item", in: "other").map(\.destinationTable) == ["parent"])
+      #expect(try db.foreignKeyViolations(in: "item", in: "other").next()?.originRowID == 1)
+      #expect(throws: DatabaseError.self) { try db.checkForeignKeys(in: "item", in: "other") }
+      try db.checkForeignKeys(in: "item", in: "main")
+      #expect(throws: DatabaseError.self) { try db.columns(in: "item", in: "nosuchschema") }
+    }
+  }
+
+  @Test(
+    "table(_:hasUniqueKey:) is true for the primary key or a unique index, not a partial or expression one")
+  func uniqueKeys() throws {
+    try DatabaseQueue().write { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE t(id INTEGER PRIMARY KEY, a, b, c, d);
+          CREATE UNIQUE INDEX t_ab ON t(a, b);
+          CREATE UNIQUE INDEX t_c ON t(c) WHERE c > 0;
+          CREATE UNIQUE INDEX t_d ON t(d, lower(a));
+          """)
+      #expect(try db.table("t", hasUniqueKey: ["id"]))
+      #expect(try db.table("t", hasUniqueKey: ["B", "a"]))
+      #expect(try db.table("t", hasUniqueKey: ["id", "c"]))
+      #expect(try !db.table("t", hasUniqueKey: ["a"]))
+      #expect(try !db.table("t", hasUniqueKey: ["c"]))
+      #expect(try !db.table("t", hasUniqueKey: ["d"]))
+      #expect(try db.indexes(on: "t").map(\.name).sorted() == ["t_ab", "t_c"])
+    }
+  }
+}
