@@ -156,7 +156,8 @@ final class RowAdaptation: Sendable {
   init(_ adapter: any _LayoutedRowAdapter) {
     let columns = adapter._mapping._layoutColumns
     indexes = columns.map(\.0)
-    layout = RowLayout(names: columns.map(\.1))
+    // Adaptations are resolved for the rows of statements.
+    layout = RowLayout(names: columns.map(\.1), isFetched: true)
     let scopes =
       (adapter as? LayoutedOrderedScopes)?.orderedScopes
       ?? adapter._scopes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }

@@ -77,6 +77,9 @@ public final class Row: @unchecked Sendable {
     self.owner = owner
   }
 
+  /// True for a row read from the database (see ``RowLayout/isFetched``).
+  var isFetched: Bool { layout.isFetched }
+
   /// The column names and their lookup table.
   @inlinable
   var layout: RowLayout { _layout.takeUnretainedValue() }

@@ -6,9 +6,15 @@ final class RowLayout: Sendable {
   /// The number of columns.
   @usableFromInline let _count: Int
   private let indexes: [String: Int]
+  /// Whether the rows of this layout come from the database (a statement, or a
+  /// copy or adaptation of its rows), and not from a dictionary or literal: a
+  /// `Record` built from a fetched row starts without changes. The layout
+  /// holds the flag so that rows stay five words.
+  let isFetched: Bool
 
-  init(names: [String]) {
+  init(names: [String], isFetched: Bool = false) {
     self.names = names
+    self.isFetched = isFetched
     _count = names.count
     var indexes: [String: Int] = [:]
     indexes.reserveCapacity(names.count)

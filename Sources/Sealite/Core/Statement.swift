@@ -66,7 +66,8 @@ public final class Statement {
     }
     let columnCount = Int(sqlite3_column_count(sqliteStatement))
     layout = RowLayout(
-      names: (0..<columnCount).map { String(cString: sqlite3_column_name(sqliteStatement, CInt($0))) })
+      names: (0..<columnCount).map { String(cString: sqlite3_column_name(sqliteStatement, CInt($0))) },
+      isFetched: true)
   }
 
   deinit {

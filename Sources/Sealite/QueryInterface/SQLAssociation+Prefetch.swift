@@ -123,7 +123,7 @@ extension SQLAssociation {
       let values = row.databaseValues
       let key = Array(values.suffix(keyCount))
       let base = Row(
-        layout: RowLayout(names: Array(row.columnNames.dropLast(keyCount))),
+        layout: RowLayout(names: Array(row.columnNames.dropLast(keyCount)), isFetched: true),
         values: ContiguousArray(values.dropLast(keyCount)))
       base.extras = row.extras
       return (key, base)

@@ -157,7 +157,7 @@ extension MutablePersistableRecord {
     if hasRowID {
       rowID = try fullRow.decode(Int64.self, atIndex: fullRow.count - 1)
       row = Row(
-        layout: RowLayout(names: Array(fullRow.columnNames.dropLast())),
+        layout: RowLayout(names: Array(fullRow.columnNames.dropLast()), isFetched: true),
         values: ContiguousArray(fullRow.databaseValues.dropLast()))
     } else {
       rowID = Self.integerKey(primaryKey, container) ?? db.lastInsertedRowID
