@@ -48,7 +48,7 @@ public protocol StatementColumnConvertible {
   /// may be NULL; nil for NULL or a column that can not be converted.
   ///
   /// The default implementation checks for NULL, then calls
-  /// ``init(sqliteStatement:index:)``; `Optional` reads NULL as `.some(nil)`.
+  /// ``StatementColumnConvertible/init(sqliteStatement:index:)``; `Optional` reads NULL as `.some(nil)`.
   /// Do not customize it.
   static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self?
 

@@ -55,6 +55,7 @@ extension Database {
   /// The columns of a table or view, in order. Throws if there is none of
   /// that name.
   ///
+  /// - parameter table: the name of the table or view.
   /// - parameter schemaName: the schema (`"main"`, `"temp"`, an attached
   ///   database) to look in; nil (the default) looks in every schema, in
   ///   SQLite's order (main, temp, then attached databases).
@@ -74,6 +75,7 @@ extension Database {
   /// A single `INTEGER PRIMARY KEY` column is the rowid in a rowid table, and
   /// a regular column in a `WITHOUT ROWID` table.
   ///
+  /// - parameter table: the name of the table.
   /// - parameter schemaName: the schema to look in, or nil for every schema
   ///   (see ``columns(in:in:)``).
   public func primaryKey(_ table: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
@@ -122,6 +124,7 @@ extension Database {
   /// `PRIMARY KEY` constraints. Indexes on expressions are left out, as in
   /// GRDB.
   ///
+  /// - parameter table: the name of the table.
   /// - parameter schemaName: the schema to look in, or nil for every schema
   ///   (see ``columns(in:in:)``).
   public func indexes(on table: String, in schemaName: String? = nil) throws -> [IndexInfo] {
@@ -166,6 +169,7 @@ extension Database {
 
   /// The foreign keys of a table, in the order SQLite reports them.
   ///
+  /// - parameter table: the name of the table.
   /// - parameter schemaName: the schema to look in, or nil for every schema
   ///   (see ``columns(in:in:)``).
   public func foreignKeys(on table: String, in schemaName: String? = nil) throws -> [ForeignKeyInfo] {
