@@ -65,7 +65,8 @@ public struct DatabaseMigrator: Sendable {
   ///     #endif
   public var eraseDatabaseOnSchemaChange = false
 
-  private var migrations: [Migration] = []
+  /// The registered migrations, in order.
+  private var steps: [Migration] = []
   /// Identifiers registered more than once: `migrate` throws for them, as
   /// registration itself can not (GRDB's `registerMigration` does not throw).
   private var duplicateIdentifiers: [String] = []
@@ -78,7 +79,14 @@ public struct DatabaseMigrator: Sendable {
   public init() {}
 
   /// The identifiers of the registered migrations, in order.
-  public var registeredMigrations: [String] { migrations.map { $0.identifier } }
+  public var registeredMigrations: [String] { steps.map { $0.identifier } }
+
+  /// The identifiers of the registered migrations, in the order they were
+  /// registered (GRDB's name for ``registeredMigrations``).
+  ///
+  ///     migrator.registerMigration("v1") { db in … }
+  ///     migrator.migrations  // ["v1"]
+  public var migrations: [String] { registeredMigrations }
 
   /// Registers a migration, to run after those registered before it.
   ///
@@ -88,7 +96,7 @@ public struct DatabaseMigrator: Sendable {
     _ identifier: String, foreignKeyChecks: ForeignKeyChecks = .deferred,
     migrate: @escaping @Sendable (Database) throws -> Void
   ) {
-    if migrations.contains(where: { $0.identifier == identifier }) {
+    if steps.contains(where: { $0.identifier == identifier }) {
       duplicateIdentifiers.append(identifier)
       return
     }
@@ -97,7 +105,7 @@ public struct DatabaseMigrator: Sendable {
     case .deferred: mode = defersForeignKeyChecks ? .deferred : .disabled
     case .immediate: mode = .immediate
     }
-    migrations.append(Migration(identifier: identifier, foreignKeyMode: mode, migrate: migrate))
+    steps.append(Migration(identifier: identifier, foreignKeyMode: mode, migrate: migrate))
   }
 
   /// A migrator whose `.deferred` migrations registered from now on run with
@@ -115,7 +123,7 @@ public struct DatabaseMigrator: Sendable {
   /// Runs every registered migration not applied yet, in order. Runs as a
   /// barrier: no read of a ``DatabasePool`` overlaps it.
   public func migrate(_ writer: some DatabaseWriter) throws {
-    guard let last = migrations.last else { return try checkRegistrations() }
+    guard let last = steps.last else { return try checkRegistrations() }
     try migrate(writer, upTo: last.identifier)
   }
 
@@ -141,7 +149,7 @@ public struct DatabaseMigrator: Sendable {
       do {
         let db = try result.get()
         try migrator.checkRegistrations()
-        if let last = migrator.migrations.last {
+        if let last = migrator.steps.last {
           try db.withoutTransaction { db in
             try migrator.migrate(db, upTo: last.identifier, configuration: configuration)
           }
@@ -177,7 +185,7 @@ public struct DatabaseMigrator: Sendable {
 
   /// True if every registered migration is completed.
   public func hasCompletedMigrations(_ db: Database) throws -> Bool {
-    try completedMigrations(db).last == migrations.last?.identifier
+    try completedMigrations(db).last == steps.last?.identifier
   }
 
   /// True if the database holds migrations that are not registered here: it
@@ -196,19 +204,19 @@ public struct DatabaseMigrator: Sendable {
   }
 
   private func migrate(_ db: Database, upTo targetIdentifier: String, configuration: Configuration) throws {
-    guard let targetIndex = migrations.firstIndex(where: { $0.identifier == targetIdentifier }) else {
+    guard let targetIndex = steps.firstIndex(where: { $0.identifier == targetIdentifier }) else {
       throw DatabaseError.misuse("undefined migration: \(targetIdentifier.debugDescription)")
     }
     if eraseDatabaseOnSchemaChange, try needsErasing(db, configuration: configuration) {
       try DatabaseEraser.erase(db)
     }
     var applied = try appliedIdentifiers(db)
-    if targetIndex + 1 < migrations.count, applied.contains(migrations[targetIndex + 1].identifier) {
+    if targetIndex + 1 < steps.count, applied.contains(steps[targetIndex + 1].identifier) {
       throw DatabaseError.misuse(
         "database is already migrated beyond migration \(targetIdentifier.debugDescription)")
     }
     try createMigrationsTable(db)
-    for migration in migrations[...targetIndex] where !applied.contains(migration.identifier) {
+    for migration in steps[...targetIndex] where !applied.contains(migration.identifier) {
       try run(migration, in: db)
       applied.insert(migration.identifier)
     }
@@ -269,7 +277,7 @@ public struct DatabaseMigrator: Sendable {
   private func needsErasing(_ db: Database, configuration: Configuration) throws -> Bool {
     if try hasBeenSuperseded(db) { return true }
     let applied = try appliedIdentifiers(db)
-    guard let lastApplied = migrations.last(where: { applied.contains($0.identifier) }) else { return false }
+    guard let lastApplied = steps.last(where: { applied.contains($0.identifier) }) else { return false }
     var scratchConfiguration = configuration
     scratchConfiguration.readonly = false
     scratchConfiguration.label = "Sealite.DatabaseMigrator.temporary"

@@ -180,3 +180,27 @@ struct SchemaNameIntrospectionTests {
     }
   }
 }
+
+@Suite("Small utilities: question marks, the migrator's list")
+struct SmallUtilityTests {
+  @Test("databaseQuestionMarks(count:) makes placeholders; migrations lists the registered identifiers")
+  func utilities() throws {
+    #expect(databaseQuestionMarks(count: 0) == "")
+    #expect(databaseQuestionMarks(count: 3) == "?,?,?")
+    let ids = [1, 3]
+    let found = try DatabaseQueue().read { db in
+      try Int.fetchAll(
+        db,
+        sql:
+          "SELECT value FROM (SELECT 1 AS value UNION SELECT 2 UNION SELECT 3) WHERE value IN (\(databaseQuestionMarks(count: ids.count))) ORDER BY value",
+        arguments: StatementArguments(ids))
+    }
+    #expect(found == [1, 3])
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { _ in }
+    migrator.registerMigration("v2") { _ in }
+    #expect(migrator.migrations == ["v1", "v2"])
+    func requiresMetatype<T: GRDBSendableMetatype>(_: T.Type) -> Bool { true }
+    #expect(requiresMetatype(Int.self))
+  }
+}
