@@ -54,13 +54,8 @@ extension DebugDumpFormat: DumpFormat {
   ///     var format = DebugDumpFormat()
   ///     try format.writeRow(db, statement: statement, to: &stream)
   public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) {
-    let columns = statement.dumpedColumns
-    if isFirstRow {
-      isFirstRow = false
-      if header { stream.writeLine(columns.map(\.name).joined(separator: separator)) }
-    }
-    let values = columns.map { text(of: statement.dumpedValue(at: $0.index)) }
-    stream.writeLine(values.joined(separator: separator))
+    stream.writeSeparatedRow(
+      of: statement, isFirstRow: &isFirstRow, header: header, separator: separator, text: text(of:))
   }
 
   /// Gets ready for the next statement, which prints its own header.

@@ -49,13 +49,9 @@ extension ListDumpFormat: DumpFormat {
   ///     var format = ListDumpFormat()
   ///     try format.writeRow(db, statement: statement, to: &stream)
   public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) {
-    let columns = statement.dumpedColumns
-    if isFirstRow {
-      isFirstRow = false
-      if header { stream.writeLine(columns.map(\.name).joined(separator: separator)) }
+    stream.writeSeparatedRow(of: statement, isFirstRow: &isFirstRow, header: header, separator: separator) {
+      $0.dumpedText(nullValue: nullValue)
     }
-    let values = columns.map { statement.dumpedValue(at: $0.index).dumpedText(nullValue: nullValue) }
-    stream.writeLine(values.joined(separator: separator))
   }
 
   /// Gets ready for the next statement, which prints its own header.

@@ -46,3 +46,21 @@ extension DatabaseValue {
     SQLGenerationContext.literal(self)
   }
 }
+
+extension DumpStream {
+  /// Writes one row of `statement` as its values between `separator`, after
+  /// the column names when `header` is set and this is the statement's first
+  /// row: the shape of the debug and list formats, which differ only in how
+  /// a value is written (`text`).
+  mutating func writeSeparatedRow(
+    of statement: Statement, isFirstRow: inout Bool, header: Bool, separator: String,
+    text: (DatabaseValue) -> String
+  ) {
+    let columns = statement.dumpedColumns
+    if isFirstRow {
+      isFirstRow = false
+      if header { writeLine(columns.map(\.name).joined(separator: separator)) }
+    }
+    writeLine(columns.map { text(statement.dumpedValue(at: $0.index)) }.joined(separator: separator))
+  }
+}
