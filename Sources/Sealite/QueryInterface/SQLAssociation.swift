@@ -68,10 +68,12 @@ public struct SQLAssociation: Sendable {
       let isDestination = index == steps.count - 1
       if !isDestination {
         // Intermediate tables are joined, never selected.
-        relation.selection = []
-        relation.ordering = []
+        relation.edit {
+          $0.selection = []
+          $0.ordering = []
+        }
       }
-      if let inner = join { relation.joins.append(inner) }
+      if let inner = join { relation.edit { $0.joins.append(inner) } }
       join = SQLJoin(
         kind: kind, relation: relation,
         condition: { db, parent, child in try step.condition(db, origin: parent, destination: child) },
@@ -100,7 +102,7 @@ enum AssociationKey: Sendable {
 
   var plural: String {
     switch self {
-    case .inflected(let name): return Inflections.pluralize(Inflections.singularize(name))
+    case .inflected(let name): return Inflections.pluralize(name)
     case .fixed(let name): return name
     }
   }
@@ -125,7 +127,7 @@ enum AssociationKey: Sendable {
 ///
 /// Requests use it to join (`joining`), include (`including`), annotate
 /// (`annotated(with: Author.books.count)`) or filter (`having`).
-public protocol Association<OriginRowDecoder, RowDecoder>: Sendable {
+public protocol Association<OriginRowDecoder, RowDecoder>: DerivableRequest, Sendable {
   /// The origin record type.
   associatedtype OriginRowDecoder
   /// The destination record type.
@@ -179,57 +181,39 @@ public struct HasOneThroughAssociation<Origin, Destination>: AssociationToOne {
 // MARK: - Refining an association
 
 extension Association {
-  private func mapDestination(_ transform: (inout SQLRelation) -> Void) -> Self {
+  /// The association with its destination table's relation edited.
+  func mapDestination(_ transform: @escaping @Sendable (inout SQLRelation) -> Void) -> Self {
     var association = self
-    transform(&association.sqlAssociation.destination)
+    association.sqlAssociation.destination.edit(transform)
     return association
   }
 
   /// Keeps the associated rows that match `predicate`.
   public func filter(_ predicate: some SQLExpressible) -> Self {
-    mapDestination { $0.filters.append(.expression(predicate.sqlExpression)) }
-  }
-
-  /// Keeps the associated rows that match raw SQL.
-  public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-    filter(SQLExpression(sql: sql, arguments: arguments))
+    let predicate = predicate.sqlExpression
+    return mapDestination { $0.filters.append(.expression(predicate)) }
   }
 
   /// Orders the associated rows (in prefetched to-many associations, and
   /// after the origin's ordering in joined requests).
   public func order(_ orderings: any SQLOrderingTerm...) -> Self {
-    mapDestination { $0.ordering = orderings.map { $0.sqlOrdering } }
+    let orderings = orderings.map { $0.sqlOrdering }
+    return mapDestination {
+      $0.ordering = orderings
+      $0.isReversed = false
+    }
   }
 
   /// Selects the given columns of the associated table.
   public func select(_ selection: any SQLSelectable...) -> Self {
-    mapDestination { $0.selection = selection.map { $0.sqlSelection } }
+    let selection = selection.map { $0.sqlSelection }
+    return mapDestination { $0.selection = selection }
   }
 
   /// Selects more columns of the associated table.
   public func annotated(with selection: any SQLSelectable...) -> Self {
-    mapDestination { $0.selection += selection.map { $0.sqlSelection } }
-  }
-
-  /// Keeps the associated row whose single-column primary key is `key`.
-  public func filter(key: some DatabaseValueConvertible) -> Self {
-    let filters = QueryInterfaceRequest<Void>(relation: sqlAssociation.destination).filter(key: key).relation
-      .filters
-    return mapDestination { $0.filters = filters }
-  }
-
-  /// Keeps the associated rows whose single-column primary keys are in `keys`.
-  public func filter<Keys: Sequence>(keys: Keys) -> Self where Keys.Element: DatabaseValueConvertible {
-    let filters = QueryInterfaceRequest<Void>(relation: sqlAssociation.destination).filter(keys: keys)
-      .relation.filters
-    return mapDestination { $0.filters = filters }
-  }
-
-  /// Keeps the associated row with the given key values.
-  public func filter(key: [String: (any DatabaseValueConvertible)?]) -> Self {
-    let filters = QueryInterfaceRequest<Void>(relation: sqlAssociation.destination).filter(key: key).relation
-      .filters
-    return mapDestination { $0.filters = filters }
+    let selection = selection.map { $0.sqlSelection }
+    return mapDestination { $0.selection += selection }
   }
 
   /// Removes duplicate associated rows (in `including(all:)`).
@@ -248,49 +232,6 @@ extension Association {
   public func forKey(_ key: some CodingKey) -> Self {
     forKey(key.stringValue)
   }
-
-  /// Lets other parts of the request refer to the associated table through `alias`.
-  public func aliased(_ alias: TableAlias<RowDecoder>) -> Self {
-    mapDestination { $0.alias = alias.alias }
-  }
-
-  /// Includes an association of the associated table, when present.
-  public func including<A: Association>(optional association: A) -> Self
-  where A.OriginRowDecoder == RowDecoder {
-    mapDestination { $0.add(association.sqlAssociation, kind: .left, isIncluded: true) }
-  }
-
-  /// Includes an association of the associated table, which must be present.
-  public func including<A: Association>(required association: A) -> Self
-  where A.OriginRowDecoder == RowDecoder {
-    mapDestination { $0.add(association.sqlAssociation, kind: .inner, isIncluded: true) }
-  }
-
-  /// Includes every row of a to-many association of the associated table.
-  public func including<A: AssociationToMany>(all association: A) -> Self
-  where A.OriginRowDecoder == RowDecoder {
-    mapDestination { $0.addPrefetch(association.sqlAssociation) }
-  }
-
-  /// Joins an association of the associated table, when present, without selecting it.
-  public func joining<A: Association>(optional association: A) -> Self
-  where A.OriginRowDecoder == RowDecoder {
-    mapDestination { $0.add(association.sqlAssociation, kind: .left, isIncluded: false) }
-  }
-
-  /// Joins an association of the associated table, which must be present.
-  public func joining<A: Association>(required association: A) -> Self
-  where A.OriginRowDecoder == RowDecoder {
-    mapDestination { $0.add(association.sqlAssociation, kind: .inner, isIncluded: false) }
-  }
-}
-
-extension Association where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
-  /// Keeps the associated row whose primary key is `id`.
-  public func filter(id: RowDecoder.ID) -> Self { filter(key: id) }
-
-  /// Keeps the associated rows whose primary keys are in `ids`.
-  public func filter(ids: some Collection<RowDecoder.ID>) -> Self { filter(keys: ids) }
 }
 
 extension SQLRelation {
