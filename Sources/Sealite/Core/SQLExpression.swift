@@ -206,8 +206,9 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
 }
 
 /// The identity of a table in a request: associations give each joined table
-/// its own, named uniquely when SQL is generated.
-final class SQLTableAlias: Sendable, Hashable {
+/// its own, named uniquely when SQL is generated. ``TableAlias`` wraps one;
+/// two aliases are equal only if they are the same table of a request.
+public final class TableAliasBase: Sendable, Hashable {
   /// The name given by the user, if any.
   let userName: String?
   /// The table name, for aliases made by requests and associations; a user's
@@ -228,9 +229,23 @@ final class SQLTableAlias: Sendable, Hashable {
     self.isUserAlias = isUserAlias
   }
 
-  static func == (lhs: SQLTableAlias, rhs: SQLTableAlias) -> Bool { lhs === rhs }
-  func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+  public static func == (lhs: TableAliasBase, rhs: TableAliasBase) -> Bool { lhs === rhs }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+  /// A column of the aliased table.
+  public subscript(_ column: some ColumnExpression) -> SQLExpression {
+    SQLExpression(.column(column.name, alias: self))
+  }
+
+  /// An expression whose columns belong to the aliased table.
+  public subscript(_ expression: some SQLSpecificExpressible) -> SQLExpression {
+    expression.sqlExpression.qualified(with: self)
+  }
 }
+
+/// The name the SQL generation layer gives a table alias.
+typealias SQLTableAlias = TableAliasBase
 
 /// A table of a request, to refer to its columns from elsewhere in the
 /// request (another table's filter, an ordering, an upsert's `excluded` row):
@@ -239,11 +254,17 @@ final class SQLTableAlias: Sendable, Hashable {
 ///     let request = Book
 ///       .joining(required: Book.author.aliased(authorAlias))
 ///       .order(authorAlias[Column("name")])
+///
+/// An alias of a record type gives its columns as members
+/// (`authorAlias.name`, from `Author.Columns`); `TableAlias()` is an alias of
+/// any table.
+@dynamicMemberLookup
 public struct TableAlias<RowDecoder>: Sendable {
   let alias: SQLTableAlias
 
-  /// A new alias, optionally with the name it has in SQL.
-  public init(name: String? = nil) {
+  /// A new alias of a table of `record`, optionally with the name it has in
+  /// SQL: `TableAlias<Player>(name: "p")` makes `SELECT p.* FROM player p`.
+  public init(name: String? = nil, for record: RowDecoder.Type = RowDecoder.self) {
     alias = SQLTableAlias(name: name, isUserAlias: true)
   }
 
@@ -267,8 +288,11 @@ public struct TableAlias<RowDecoder>: Sendable {
   }
 }
 
-extension TableAlias where RowDecoder == Row {
-  /// A new alias of a table fetched as rows, optionally named.
+extension TableAlias where RowDecoder == Void {
+  /// A new alias of any table, optionally with the name it has in SQL:
+  ///
+  ///     // SELECT p.* FROM player p
+  ///     let request = Player.all().aliased(TableAlias(name: "p"))
   public init(name: String? = nil) {
     alias = SQLTableAlias(name: name, isUserAlias: true)
   }

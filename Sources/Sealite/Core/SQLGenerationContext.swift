@@ -6,6 +6,8 @@ final class SQLGenerationContext {
   /// Nil when values are inlined.
   private(set) var arguments: StatementArguments?
   private var aliasNames: [SQLTableAlias: String] = [:]
+  /// The table each registered alias stands for in this request.
+  private var aliasTables: [SQLTableAlias: String] = [:]
   /// True when columns are qualified with their table (joins).
   var qualifiesColumns = false
   /// The connection the SQL is generated for, when known (association
@@ -79,7 +81,14 @@ final class SQLGenerationContext {
   /// that the first table keeps its plain name. An unnamed user alias is
   /// named after `tableName`, the table it stands for in this request.
   func register(_ alias: SQLTableAlias, tableName: String) {
+    aliasTables[alias] = tableName
     _ = name(of: alias, tableName: tableName)
+  }
+
+  /// The table `alias` stands for: its own, or the one of the request that
+  /// registered it.
+  func tableName(of alias: SQLTableAlias) -> String? {
+    alias.tableName ?? aliasTables[alias]
   }
 
   func qualifiedColumn(_ columnName: String, alias: SQLTableAlias?) -> String {

@@ -120,7 +120,8 @@ extension SQLAssociation {
     guard let db = context.db else {
       throw DatabaseError.misuse("an association aggregate needs a database connection to build its SQL")
     }
-    var (root, firstAlias) = reversedRelation()
+    let (unresolved, firstAlias) = reversedRelation()
+    var root = try unresolved.resolved(db)
     let first = steps[0]
     let correlatedAlias = firstAlias
     root.filters.append(

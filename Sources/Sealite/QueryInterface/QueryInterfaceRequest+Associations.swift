@@ -3,44 +3,30 @@
 extension QueryInterfaceRequest {
   private func adding(_ association: SQLAssociation, kind: SQLJoin.Kind, isIncluded: Bool) -> Self {
     var request = self
-    request.relation.add(association, kind: kind, isIncluded: isIncluded)
+    request.relation.edit { $0.add(association, kind: kind, isIncluded: isIncluded) }
     return request
   }
 
-  /// Fetches the associated row too, when present (LEFT JOIN): records decode
-  /// it under the association key, as an optional.
-  public func including<A: Association>(optional association: A) -> Self
-  where A.OriginRowDecoder == RowDecoder {
-    adding(association.sqlAssociation, kind: .left, isIncluded: true)
-  }
-
-  /// Fetches the associated row too, and only origin rows that have one (JOIN).
-  public func including<A: Association>(required association: A) -> Self
-  where A.OriginRowDecoder == RowDecoder {
-    adding(association.sqlAssociation, kind: .inner, isIncluded: true)
-  }
-
-  /// Fetches every associated row too, with a second query: records decode
-  /// them under the association key, as an array.
-  public func including<A: AssociationToMany>(all association: A) -> Self
-  where A.OriginRowDecoder == RowDecoder {
+  public func _including(all association: SQLAssociation) -> Self {
     var request = self
-    request.relation.addPrefetch(association.sqlAssociation)
+    request.relation.edit { $0.addPrefetch(association) }
     return request
   }
 
-  /// Joins the associated table without fetching it (LEFT JOIN), to filter or
-  /// order by its columns.
-  public func joining<A: Association>(optional association: A) -> Self
-  where A.OriginRowDecoder == RowDecoder {
-    adding(association.sqlAssociation, kind: .left, isIncluded: false)
+  public func _including(optional association: SQLAssociation) -> Self {
+    adding(association, kind: .left, isIncluded: true)
   }
 
-  /// Joins the associated table without fetching it, keeping only origin rows
-  /// that have an associated row (JOIN).
-  public func joining<A: Association>(required association: A) -> Self
-  where A.OriginRowDecoder == RowDecoder {
-    adding(association.sqlAssociation, kind: .inner, isIncluded: false)
+  public func _including(required association: SQLAssociation) -> Self {
+    adding(association, kind: .inner, isIncluded: true)
+  }
+
+  public func _joining(optional association: SQLAssociation) -> Self {
+    adding(association, kind: .left, isIncluded: false)
+  }
+
+  public func _joining(required association: SQLAssociation) -> Self {
+    adding(association, kind: .inner, isIncluded: false)
   }
 
   /// Adds the selected columns of the associated row to the fetched rows, and
@@ -49,7 +35,8 @@ extension QueryInterfaceRequest {
   public func annotated<A: AssociationToOne>(withRequired association: A) -> Self
   where A.OriginRowDecoder == RowDecoder {
     var request = self
-    request.relation.add(association.sqlAssociation, kind: .inner, isIncluded: false, isAnnotation: true)
+    let association = association.sqlAssociation
+    request.relation.edit { $0.add(association, kind: .inner, isIncluded: false, isAnnotation: true) }
     return request
   }
 
@@ -57,14 +44,8 @@ extension QueryInterfaceRequest {
   public func annotated<A: AssociationToOne>(withOptional association: A) -> Self
   where A.OriginRowDecoder == RowDecoder {
     var request = self
-    request.relation.add(association.sqlAssociation, kind: .left, isIncluded: false, isAnnotation: true)
-    return request
-  }
-
-  /// Lets other parts of the request refer to the request's table through `alias`.
-  public func aliased(_ alias: TableAlias<RowDecoder>) -> Self {
-    var request = self
-    request.relation.alias = alias.alias
+    let association = association.sqlAssociation
+    request.relation.edit { $0.add(association, kind: .left, isIncluded: false, isAnnotation: true) }
     return request
   }
 }

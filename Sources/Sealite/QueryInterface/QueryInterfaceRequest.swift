@@ -18,24 +18,26 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws
     -> PreparedRequest
   {
+    let relation = try self.relation.resolved(db)
     let context = SQLGenerationContext(db: db)
     let sql = try relation.selectSQL(db, context, singleResult: singleResult)
     // The cached statement, unless a cursor is iterating it.
     let usable = try db.fetchStatement(sql: sql)
     try usable.setArguments(context.arguments ?? StatementArguments())
     return PreparedRequest(
-      statement: usable, supplementaryFetch: try makeSupplementaryFetch(db),
+      statement: usable, supplementaryFetch: Self.supplementaryFetch(of: relation),
       adapter: try relation.scopeLayout(db),
       restriction: try relation.selectedRowIDs(db))
   }
 
   /// Prefetches of `including(all:)`, set by the association layer.
-  func makeSupplementaryFetch(_ db: Database) throws -> SupplementaryFetch? {
+  static func supplementaryFetch(of relation: SQLRelation) -> SupplementaryFetch? {
     relation.hasPrefetches
-      ? { [relation] db, rows, watch in try relation.prefetch(db, into: rows, watch: watch) } : nil
+      ? { db, rows, watch in try relation.prefetch(db, into: rows, watch: watch) } : nil
   }
 
   public func fetchCount(_ db: Database) throws -> Int {
+    let relation = try self.relation.resolved(db)
     let context = SQLGenerationContext(db: db)
     let sql: String
     let isTrivialSelection =
@@ -81,12 +83,6 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     return request
   }
 
-  func filter(deferred build: @escaping @Sendable (Database) throws -> SQLExpression) -> Self {
-    var request = self
-    request.relation.filters.append(.deferred(build))
-    return request
-  }
-
   // MARK: Ordering
 
   /// Orders by the given terms, replacing any previous ordering.
@@ -97,8 +93,11 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   /// Orders by the given terms, replacing any previous ordering.
   public func order(_ orderings: [any SQLOrderingTerm]) -> Self {
     var request = self
-    request.relation.ordering = orderings.map { $0.sqlOrdering }
-    request.relation.isReversed = false
+    let orderings = orderings.map { $0.sqlOrdering }
+    request.relation.edit {
+      $0.ordering = orderings
+      $0.isReversed = false
+    }
     return request
   }
 
@@ -115,7 +114,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   /// Adds orderings after the current ones.
   public func thenOrder(_ orderings: any SQLOrderingTerm...) -> Self {
     var request = self
-    request.relation.ordering += orderings.map { $0.sqlOrdering }
+    let orderings = orderings.map { $0.sqlOrdering }
+    request.relation.edit { $0.ordering += orderings }
     return request
   }
 
@@ -123,15 +123,17 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   /// key, descending.
   public func reversed() -> Self {
     var request = self
-    request.relation.isReversed.toggle()
+    request.relation.edit { $0.isReversed.toggle() }
     return request
   }
 
   /// Removes any ordering.
   public func unordered() -> Self {
     var request = self
-    request.relation.ordering = []
-    request.relation.isReversed = false
+    request.relation.edit {
+      $0.ordering = []
+      $0.isReversed = false
+    }
     return request
   }
 
@@ -145,7 +147,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   /// Selects the given columns or expressions.
   public func select(_ selection: [any SQLSelectable]) -> Self {
     var request = self
-    request.relation.selection = selection.map { $0.sqlSelection }
+    let selection = selection.map { $0.sqlSelection }
+    request.relation.edit { $0.selection = selection }
     return request
   }
 
@@ -161,22 +164,28 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
   /// Selects the given columns or expressions, fetched as `type`:
   /// `Player.select(max(Column("score")), as: Int.self)`.
-  public func select<T>(_ selection: any SQLSelectable..., as type: T.Type) -> QueryInterfaceRequest<T> {
+  public func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self) -> QueryInterfaceRequest<
+    T
+  > {
     select(selection).asRequest(of: T.self)
   }
 
   /// Selects the given columns or expressions, fetched as `type`.
-  public func select<T>(_ selection: [any SQLSelectable], as type: T.Type) -> QueryInterfaceRequest<T> {
+  public func select<T>(_ selection: [any SQLSelectable], as type: T.Type = T.self) -> QueryInterfaceRequest<
+    T
+  > {
     select(selection).asRequest(of: T.self)
   }
 
   /// Selects an SQL literal, fetched as `type`.
-  public func select<T>(literal: SQL, as type: T.Type) -> QueryInterfaceRequest<T> {
+  public func select<T>(literal: SQL, as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
     select(literal).asRequest(of: T.self)
   }
 
   /// Selects raw SQL, fetched as `type`.
-  public func select<T>(sql: String, arguments: StatementArguments = StatementArguments(), as type: T.Type)
+  public func select<T>(
+    sql: String, arguments: StatementArguments = StatementArguments(), as type: T.Type = T.self
+  )
     -> QueryInterfaceRequest<T>
   {
     select(SQL(sql: sql, arguments: arguments)).asRequest(of: T.self)
@@ -190,7 +199,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   /// Appends columns or expressions to the selection.
   public func annotated(with selection: [any SQLSelectable]) -> Self {
     var request = self
-    request.relation.selection += selection.map { $0.sqlSelection }
+    let selection = selection.map { $0.sqlSelection }
+    request.relation.edit { $0.selection += selection }
     return request
   }
 
@@ -216,7 +226,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   /// Groups rows by the given expressions.
   public func group(_ expressions: [any SQLExpressible]) -> Self {
     var request = self
-    request.relation.grouping = expressions.map { $0.sqlExpression }
+    let grouping = expressions.map { $0.sqlExpression }
+    request.relation.edit { $0.grouping = grouping }
     return request
   }
 

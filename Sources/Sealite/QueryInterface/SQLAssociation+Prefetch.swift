@@ -26,16 +26,18 @@ extension SQLAssociation {
       for index in 0..<(steps.count - 1) {
         var relation = steps[index].relation.copiedAlias()
         if index == 0 { firstAlias = relation.alias }
-        relation.selection = []
-        relation.ordering = []
-        if let inner { relation.joins.append(inner) }
+        relation.edit {
+          $0.selection = []
+          $0.ordering = []
+        }
+        if let inner { relation.edit { $0.joins.append(inner) } }
         let next = steps[index + 1]
         inner = SQLJoin(
           kind: .inner, relation: relation,
           condition: { db, parent, child in try next.condition(db, origin: child, destination: parent) },
           isIncluded: false, key: "", isToMany: false)
       }
-      if let inner { root.joins.append(inner) }
+      if let inner { root.edit { $0.joins.append(inner) } }
     }
     return (root, firstAlias)
   }
@@ -92,9 +94,10 @@ extension SQLAssociation {
     // The key columns come right after the destination's own columns, and are
     // removed from the fetched rows.
     let keyNames = keyColumns.indices.map { "sealite_prefetch_key_\($0)" }
-    root.selection += zip(keyColumns, keyNames).map { column, name in
+    let keySelection = zip(keyColumns, keyNames).map { column, name in
       SQLSelection(impl: .aliased(SQLExpression(.column(column, alias: firstAlias)), name))
     }
+    root.edit { $0.selection += keySelection }
     let keyExpressions = keyColumns.map { SQLExpression(.column($0, alias: firstAlias)) }
     let condition: SQLExpression
     if keyExpressions.count == 1 {
@@ -113,6 +116,7 @@ extension SQLAssociation {
           }, empty: "0"))
     }
     root.filters.append(.expression(condition))
+    root = try root.resolved(db)
 
     let request = QueryInterfaceRequest<Row>(relation: root)
     if let watch { try watch.willExecute(request, watch.keyPath + [self.key.plural]) }

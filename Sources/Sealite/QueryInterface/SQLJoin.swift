@@ -79,8 +79,12 @@ struct SQLJoin: Sendable {
       + relation.joins.flatMap { try $0.havings(db) }
   }
 
-  func orderings() -> [SQLOrdering] {
-    relation.ordering.map { $0.qualified(with: relation.alias) } + relation.joins.flatMap { $0.orderings() }
+  /// The joined table's orderings (reversed by `reversed()` on the
+  /// association), then those of its own joins.
+  func orderings() throws -> [SQLOrdering] {
+    let own = relation.ordering.map { $0.qualified(with: relation.alias) }
+    return try (relation.isReversed ? own.map { try $0.reversed } : own)
+      + relation.joins.flatMap { try $0.orderings() }
   }
 }
 
@@ -118,6 +122,22 @@ extension SQLJoin {
   /// Refines this join with another use of the same association.
   mutating func merge(_ other: SQLJoin) {
     if other.kind == .inner { kind = .inner }
+    if relation.hasDeferredEdits || other.relation.hasDeferredEdits {
+      // Edits that wait for the database can not be merged field by field
+      // now: the other use's relation is merged into this one once both are
+      // resolved, with the same rules.
+      let base = self
+      relation.editWhenConnected { db, relation in
+        var merged = base
+        merged.relation = try relation.resolved(db)
+        var resolvedOther = other
+        resolvedOther.relation = try other.relation.resolved(db)
+        merged.merge(resolvedOther)
+        relation = merged.relation
+      }
+      if other.isIncluded { isIncluded = true }
+      return
+    }
     if other.isIncluded {
       isIncluded = true
       relation.selection = other.relation.selection

@@ -30,6 +30,9 @@ struct SQLRelation: Sendable {
   var joins: [SQLJoin] = []
   /// To-many associations fetched with a second query (`including(all:)`).
   var prefetches: [SQLPrefetch] = []
+  /// Edits that need the database, applied by `resolved(_:)` (see
+  /// SQLRelation+DeferredEdits.swift).
+  var deferredEdits: [DeferredEdit] = []
 
   init(tableName: String, selection: [SQLSelection]) {
     self.tableName = tableName
@@ -47,9 +50,10 @@ struct SQLRelation: Sendable {
   var hasJoins: Bool { !joins.isEmpty }
 
   /// Joins and association aggregates name several tables: columns are then
-  /// qualified.
+  /// qualified. So are they when the user named the table's alias, which
+  /// GRDB promises to use in the SQL (`SELECT "p".* FROM "player" "p"`).
   var needsQualifiedColumns: Bool {
-    if hasJoins { return true }
+    if hasJoins || alias.userName != nil { return true }
     let expressions: [SQLExpression] =
       selection.compactMap { selection in
         switch selection.impl {
@@ -122,6 +126,7 @@ struct SQLRelation: Sendable {
 
   func selectSQL(_ db: Database, _ context: SQLGenerationContext, singleResult: Bool = false) throws -> String
   {
+    if hasDeferredEdits { return try resolved(db).selectSQL(db, context, singleResult: singleResult) }
     // Arguments are collected in the order their placeholders appear in the
     // SQL text: selection, joins, WHERE, GROUP BY, HAVING, ORDER BY.
     registerAliases(context)
@@ -192,7 +197,7 @@ struct SQLRelation: Sendable {
   /// Orderings of this table then of joined tables, reversed if asked. An
   /// unordered request is reversed by primary key.
   func effectiveOrdering(_ db: Database) throws -> [SQLOrdering] {
-    var orderings = ordering.map { $0.qualified(with: alias) } + joins.flatMap { $0.orderings() }
+    var orderings = try ordering.map { $0.qualified(with: alias) } + joins.flatMap { try $0.orderings() }
     if isReversed {
       if orderings.isEmpty {
         let primaryKey = try db.recordPrimaryKey(tableName)
@@ -207,6 +212,7 @@ struct SQLRelation: Sendable {
 
   /// `DELETE` of the selected rows.
   func deleteSQL(_ db: Database, _ context: SQLGenerationContext) throws -> String {
+    if hasDeferredEdits { return try resolved(db).deleteSQL(db, context) }
     if isEmptyByDefinition { return "DELETE FROM \(tableName.quotedDatabaseIdentifier) WHERE 0" }
     if hasJoins || !grouping.isEmpty || limit != nil || isDistinct {
       // Complex selections delete by rowid (or primary key) through a subquery.
@@ -229,6 +235,7 @@ struct SQLRelation: Sendable {
   func updateSQL(_ db: Database, _ context: SQLGenerationContext, assignments: [ColumnAssignment]) throws
     -> String
   {
+    if hasDeferredEdits { return try resolved(db).updateSQL(db, context, assignments: assignments) }
     let set = try assignments.map { try $0.sql(context) }.joined(separator: ", ")
     var sql = "UPDATE \(tableName.quotedDatabaseIdentifier) SET \(set)"
     if isEmptyByDefinition { return sql + " WHERE 0" }

@@ -58,7 +58,8 @@ extension TableRecord {
   }
 
   /// The given columns or expressions, fetched as `type`.
-  public static func select<T>(_ selection: any SQLSelectable..., as type: T.Type) -> QueryInterfaceRequest<T>
+  public static func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self)
+    -> QueryInterfaceRequest<T>
   {
     all().select(selection, as: type)
   }
@@ -72,7 +73,7 @@ extension TableRecord {
 
   /// Raw SQL selection, fetched as `type`.
   public static func select<T>(
-    sql: String, arguments: StatementArguments = StatementArguments(), as type: T.Type
+    sql: String, arguments: StatementArguments = StatementArguments(), as type: T.Type = T.self
   ) -> QueryInterfaceRequest<T> {
     all().select(sql: sql, arguments: arguments, as: type)
   }
@@ -81,7 +82,7 @@ extension TableRecord {
   public static func select(literal: SQL) -> QueryInterfaceRequest<Self> { all().select(literal: literal) }
 
   /// An SQL literal selection, fetched as `type`.
-  public static func select<T>(literal: SQL, as type: T.Type) -> QueryInterfaceRequest<T> {
+  public static func select<T>(literal: SQL, as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
     all().select(literal: literal, as: type)
   }
 
@@ -190,51 +191,6 @@ extension TableRecord {
   }
 }
 
-extension QueryInterfaceRequest {
-  /// Keeps the row whose single-column primary key (or rowid) is `key`.
-  public func filter(key: some DatabaseValueConvertible) -> Self {
-    let value = key.databaseValue
-    if value.isNull { return none() }
-    return filter(keys: [value])
-  }
-
-  /// Keeps the rows whose single-column primary keys (or rowids) are in `keys`.
-  public func filter<Keys: Sequence>(keys: Keys) -> Self where Keys.Element: DatabaseValueConvertible {
-    let values = keys.map { $0.databaseValue }.filter { !$0.isNull }
-    if values.isEmpty { return none() }
-    let tableName = relation.tableName
-    return filter(deferred: { db in
-      let primaryKey = try db.recordPrimaryKey(tableName)
-      guard primaryKey.columns.count == 1 else {
-        throw DatabaseError.misuse(
-          "table \(tableName) has a composite primary key (\(primaryKey.columns.joined(separator: ", "))): "
-            + "use a key dictionary")
-      }
-      let column = SQLExpression(.column(primaryKey.columns[0], alias: nil))
-      if values.count == 1 { return SQLExpression.equality(column, values[0].sqlExpression, negated: false) }
-      return SQLExpression(.inList(column, values.map { $0.sqlExpression }, negated: false))
-    })
-  }
-
-  /// Keeps the row whose columns have the given values.
-  public func filter(key: [String: (any DatabaseValueConvertible)?]) -> Self {
-    filter(keys: [key])
-  }
-
-  /// Keeps the rows whose columns have one of the given sets of values.
-  public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> Self {
-    if keys.isEmpty { return none() }
-    let conditions: [SQLExpression] = keys.map { key in
-      let terms = key.sorted { $0.key < $1.key }.map { column, value in
-        SQLExpression.equality(
-          SQLExpression(.column(column, alias: nil)), value?.sqlExpression, negated: false)
-      }
-      return SQLExpression(.associative("AND", terms, empty: "1"))
-    }
-    return filter(SQLExpression(.associative("OR", conditions, empty: "0")))
-  }
-}
-
 // MARK: - Identifiable
 
 extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
@@ -258,12 +214,4 @@ extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
   public static func deleteAll(_ db: Database, ids: some Collection<ID>) throws -> Int {
     try deleteAll(db, keys: ids)
   }
-}
-
-extension QueryInterfaceRequest where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
-  /// Keeps the row whose primary key is `id`.
-  public func filter(id: RowDecoder.ID) -> Self { filter(key: id) }
-
-  /// Keeps the rows whose primary keys are in `ids`.
-  public func filter(ids: some Collection<RowDecoder.ID>) -> Self { filter(keys: ids) }
 }

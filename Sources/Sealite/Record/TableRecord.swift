@@ -7,12 +7,41 @@ import Foundation
 ///     }
 ///     let request = Player.filter(Column("score") > 100)
 public protocol TableRecord {
+  /// A type that names the record's columns, usually a nested enum:
+  ///
+  ///     struct Player: TableRecord, Codable {
+  ///       var id: Int64
+  ///       var score: Int
+  ///       enum Columns {
+  ///         static let id = Column(CodingKeys.id)
+  ///         static let score = Column(CodingKeys.score)
+  ///       }
+  ///     }
+  ///
+  /// It is inferred from a nested type named `Columns`, and is `Never`
+  /// for a record without one.
+  associatedtype Columns = Never
+
+  /// What the closures of the query interface receive (`$0` in
+  /// `Player.filter { $0.score > 100 }`): `Columns.Type` by default.
+  associatedtype DatabaseComponents = Columns.Type
+
   /// The table name. Defaults to the type name with a lowercase initial
   /// (`Player` → `player`, `HTTPRequest` → `httpRequest`).
   static var databaseTableName: String { get }
 
   /// The columns selected by requests of this type. Defaults to all columns.
   static var databaseSelection: [any SQLSelectable] { get }
+
+  /// The value given to the closures of the query interface:
+  ///
+  ///     let request = Player.order(\.score.desc)
+  ///     let request = Player.filter { $0.score > 100 }
+  static var databaseComponents: DatabaseComponents { get }
+}
+
+extension TableRecord where DatabaseComponents == Columns.Type {
+  public static var databaseComponents: DatabaseComponents { Columns.self }
 }
 
 extension TableRecord {

@@ -1,0 +1,107 @@
+// Associations adopt the request protocols: every refinement edits the
+// relation of the destination table.
+
+extension Association {
+  public var databaseTableName: String { sqlAssociation.destination.tableName }
+
+  public func _aliased(_ alias: TableAliasBase) -> Self {
+    // At once, even behind deferred edits: joins read the alias when added.
+    var association = self
+    association.sqlAssociation.destination.alias = alias
+    return association
+  }
+
+  public func filterWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible)
+    -> Self
+  {
+    mapDestination { $0.filters.append(.deferred { db in try predicate(db).sqlExpression }) }
+  }
+
+  public func havingWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible)
+    -> Self
+  {
+    mapDestination { $0.havingFilters.append(.deferred { db in try predicate(db).sqlExpression }) }
+  }
+
+  public func groupWhenConnected(_ expressions: @escaping @Sendable (Database) throws -> [any SQLExpressible])
+    -> Self
+  {
+    var association = self
+    association.sqlAssociation.destination.editWhenConnected { db, relation in
+      relation.grouping = try expressions(db).map(\.sqlExpression)
+    }
+    return association
+  }
+
+  public func orderWhenConnected(_ orderings: @escaping @Sendable (Database) throws -> [any SQLOrderingTerm])
+    -> Self
+  {
+    var association = self
+    association.sqlAssociation.destination.editWhenConnected { db, relation in
+      relation.ordering = try orderings(db).map(\.sqlOrdering)
+      relation.isReversed = false
+    }
+    return association
+  }
+
+  /// The association with its ordering reversed: in prefetched to-many
+  /// associations, and where a joined table's ordering follows the origin's.
+  public func reversed() -> Self {
+    mapDestination { $0.isReversed.toggle() }
+  }
+
+  /// The association without any ordering.
+  public func unordered() -> Self {
+    mapDestination {
+      $0.ordering = []
+      $0.isReversed = false
+    }
+  }
+
+  public func withStableOrder() -> Self {
+    var association = self
+    association.sqlAssociation.destination.editWhenConnected { db, relation in try relation.stabilizeOrder(db)
+    }
+    return association
+  }
+
+  public func selectWhenConnected(_ selection: @escaping @Sendable (Database) throws -> [any SQLSelectable])
+    -> Self
+  {
+    var association = self
+    association.sqlAssociation.destination.editWhenConnected { db, relation in
+      relation.selection = try selection(db).map(\.sqlSelection)
+    }
+    return association
+  }
+
+  public func annotatedWhenConnected(
+    with selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]
+  ) -> Self {
+    var association = self
+    association.sqlAssociation.destination.editWhenConnected { db, relation in
+      relation.selection += try selection(db).map(\.sqlSelection)
+    }
+    return association
+  }
+
+  public func _including(all association: SQLAssociation) -> Self {
+    mapDestination { $0.addPrefetch(association) }
+  }
+
+  public func _including(optional association: SQLAssociation) -> Self {
+    mapDestination { $0.add(association, kind: .left, isIncluded: true) }
+  }
+
+  public func _including(required association: SQLAssociation) -> Self {
+    mapDestination { $0.add(association, kind: .inner, isIncluded: true) }
+  }
+
+  public func _joining(optional association: SQLAssociation) -> Self {
+    mapDestination { $0.add(association, kind: .left, isIncluded: false) }
+  }
+
+  public func _joining(required association: SQLAssociation) -> Self {
+    mapDestination { $0.add(association, kind: .inner, isIncluded: false) }
+  }
+}

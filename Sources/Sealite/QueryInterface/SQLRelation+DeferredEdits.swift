@@ -1,0 +1,44 @@
+// Edits of a relation that need the database: `orderWhenConnected`,
+// `selectWhenConnected`, `orderByPrimaryKey()`… (the primary key is read
+// from the schema). They are kept in order and applied when the request
+// runs; once a relation has one, later edits queue behind it, so that
+// `orderByPrimaryKey().reversed()` reverses the primary key ordering. A
+// relation without deferred edits is edited at once, as before: building a
+// request costs no closure unless it asks for one.
+
+extension SQLRelation {
+  /// An edit applied when the request runs.
+  typealias DeferredEdit = @Sendable (Database, inout SQLRelation) throws -> Void
+
+  /// Applies `change` now, or after the deferred edits already queued.
+  mutating func edit(_ change: @escaping @Sendable (inout SQLRelation) -> Void) {
+    if deferredEdits.isEmpty {
+      change(&self)
+    } else {
+      deferredEdits.append { _, relation in change(&relation) }
+    }
+  }
+
+  /// Queues `change`, applied with the database when the request runs.
+  mutating func editWhenConnected(_ change: @escaping DeferredEdit) {
+    deferredEdits.append(change)
+  }
+
+  /// True if this relation, or a joined one, has edits to apply.
+  var hasDeferredEdits: Bool {
+    !deferredEdits.isEmpty || joins.contains { $0.relation.hasDeferredEdits }
+  }
+
+  /// The relation with every deferred edit applied, its joins' included.
+  /// Prefetched associations resolve their own relations when they run.
+  func resolved(_ db: Database) throws -> SQLRelation {
+    guard hasDeferredEdits else { return self }
+    var relation = self
+    relation.deferredEdits = []
+    for change in deferredEdits { try change(db, &relation) }
+    for index in relation.joins.indices {
+      relation.joins[index].relation = try relation.joins[index].relation.resolved(db)
+    }
+    return relation
+  }
+}

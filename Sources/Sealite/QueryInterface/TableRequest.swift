@@ -1,0 +1,116 @@
+/// A request of one database table or view: ``QueryInterfaceRequest`` and
+/// associations. It can filter by primary key, order and group by primary
+/// key, and be aliased.
+public protocol TableRequest {
+  /// The name of the table or view the request selects from.
+  var databaseTableName: String { get }
+
+  /// The request with its table known as `alias`; use `aliased(_:)`.
+  func _aliased(_ alias: TableAliasBase) -> Self
+}
+
+extension TableRequest where Self: TypedRequest {
+  /// Lets other parts of the request refer to the request's table through
+  /// `alias`:
+  ///
+  ///     let playerAlias = TableAlias<Player>(name: "p")
+  ///     // SELECT p.* FROM player p
+  ///     let request = Player.all().aliased(playerAlias)
+  public func aliased(_ alias: TableAlias<RowDecoder>) -> Self {
+    _aliased(alias.alias)
+  }
+
+  /// Lets other parts of the request refer to the request's table through
+  /// an alias of any table: `Player.all().aliased(TableAlias(name: "p"))`.
+  public func aliased(_ alias: TableAlias<Void>) -> Self {
+    _aliased(alias.alias)
+  }
+}
+
+extension TableRequest where Self: FilteredRequest, Self: TypedRequest {
+  /// Keeps the row whose single-column primary key (or rowid) is `key`; a
+  /// NULL key selects nothing.
+  public func filter(key: some DatabaseValueConvertible) -> Self {
+    let value = key.databaseValue
+    if value.isNull { return none() }
+    return filter(keys: [value])
+  }
+
+  /// Keeps the rows whose single-column primary keys (or rowids) are in
+  /// `keys`. A table with a composite primary key throws a misuse error
+  /// when the request runs: use key dictionaries there.
+  public func filter<Keys: Sequence>(keys: Keys) -> Self where Keys.Element: DatabaseValueConvertible {
+    let values = keys.map { $0.databaseValue }.filter { !$0.isNull }
+    if values.isEmpty { return none() }
+    let tableName = databaseTableName
+    return filterWhenConnected { db in
+      let primaryKey = try db.recordPrimaryKey(tableName)
+      guard primaryKey.columns.count == 1 else {
+        throw DatabaseError.misuse(
+          "table \(tableName) has a composite primary key (\(primaryKey.columns.joined(separator: ", "))): "
+            + "use a key dictionary")
+      }
+      let column = SQLExpression(.column(primaryKey.columns[0], alias: nil))
+      if values.count == 1 { return SQLExpression.equality(column, values[0].sqlExpression, negated: false) }
+      return SQLExpression(.inList(column, values.map { $0.sqlExpression }, negated: false))
+    }
+  }
+
+  /// Keeps the row whose columns have the given values:
+  /// `filter(key: ["countryCode": "FR", "citizenId": 42])`. A nil key
+  /// selects nothing.
+  public func filter(key: [String: (any DatabaseValueConvertible)?]?) -> Self {
+    guard let key else { return none() }
+    return filter(keys: [key])
+  }
+
+  /// Keeps the rows whose columns have one of the given sets of values.
+  public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> Self {
+    if keys.isEmpty { return none() }
+    let conditions: [SQLExpression] = keys.map { key in
+      let terms = key.sorted { $0.key < $1.key }.map { column, value in
+        SQLExpression.equality(
+          SQLExpression(.column(column, alias: nil)), value?.sqlExpression, negated: false)
+      }
+      return SQLExpression(.associative("AND", terms, empty: "1"))
+    }
+    return filter(SQLExpression(.associative("OR", conditions, empty: "0")))
+  }
+}
+
+extension TableRequest
+where
+  Self: FilteredRequest, Self: TypedRequest, RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible
+{
+  /// Keeps the row whose primary key is `id`.
+  public func filter(id: RowDecoder.ID) -> Self { filter(key: id) }
+
+  /// Keeps the rows whose primary keys are in `ids`.
+  public func filter(ids: some Collection<RowDecoder.ID>) -> Self { filter(keys: ids) }
+}
+
+extension TableRequest where Self: OrderedRequest {
+  /// Orders by primary key (the rowid of a table without an explicit one),
+  /// replacing any previous ordering: `Player.all().orderByPrimaryKey()`.
+  public func orderByPrimaryKey() -> Self {
+    let tableName = databaseTableName
+    return orderWhenConnected { db in
+      try db.primaryKey(tableName).columns.map { SQLExpression(.column($0, alias: nil)) }
+    }
+  }
+}
+
+extension TableRequest where Self: AggregatingRequest {
+  /// Groups by primary key: by its rowid column if it has one, the rowid
+  /// of a table without an explicit primary key, or the primary key
+  /// columns of a `WITHOUT ROWID` table.
+  public func groupByPrimaryKey() -> Self {
+    let tableName = databaseTableName
+    return groupWhenConnected { db in
+      let primaryKey = try db.primaryKey(tableName)
+      if let rowIDColumn = primaryKey.rowIDColumn { return [Column(rowIDColumn)] }
+      if primaryKey.tableHasRowID { return [Column.rowID] }
+      return primaryKey.columns.map { Column($0) }
+    }
+  }
+}
