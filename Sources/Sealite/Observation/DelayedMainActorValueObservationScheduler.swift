@@ -2,7 +2,7 @@ import Dispatch
 
 /// A scheduler that delivers every value asynchronously on the main actor:
 /// the one made by ``ValueObservationScheduler/mainActor``, the default of
-/// the main-actor ``ValueObservation/start(in:scheduling:onError:onChange:)``.
+/// the main-actor `start(in:scheduling:onError:onChange:)` of ``ValueObservation``.
 ///
 ///     @MainActor func observe() {
 ///       cancellable = observation.start(in: dbQueue) { error in

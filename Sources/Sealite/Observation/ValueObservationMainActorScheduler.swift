@@ -1,7 +1,6 @@
 /// A ``ValueObservationScheduler`` that delivers values on the main actor:
-/// the one the main-actor
-/// ``ValueObservation/start(in:scheduling:onError:onChange:)`` takes, whose
-/// callbacks are isolated to the main actor.
+/// the one the main-actor `start(in:scheduling:onError:onChange:)` of
+/// ``ValueObservation`` takes, whose callbacks are isolated to the main actor.
 ///
 ///     @MainActor func observePlayers() {
 ///       cancellable = observation.start(in: dbQueue, scheduling: .immediate) { error in

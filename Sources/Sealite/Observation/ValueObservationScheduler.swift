@@ -4,7 +4,8 @@ import Dispatch
 ///
 /// Sealite provides ``async(onQueue:)``, ``immediate``, ``task``,
 /// ``task(priority:)`` and ``mainActor``; any type of yours that conforms
-/// can be given to ``ValueObservation/start(in:scheduling:onError:onChange:)``:
+/// can be given to
+/// ``ValueObservation/start(in:scheduling:onError:onChange:)-(_,_,(Error)->Void,_)``:
 ///
 ///     /// Delivers every value on a serial queue of its own, with a label.
 ///     struct LabeledQueueScheduler: ValueObservationScheduler {
