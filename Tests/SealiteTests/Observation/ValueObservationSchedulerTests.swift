@@ -48,6 +48,18 @@ private struct CountingScheduler: ValueObservationScheduler {
   }
 }
 
+/// A main-actor scheduler of a user's: every action later on the main queue, counted.
+private final class CountingMainActorScheduler: ValueObservationMainActorScheduler {
+  let scheduled = Locked(0)
+
+  func immediateInitialValue() -> Bool { false }
+
+  func scheduleOnMainActor(_ action: @escaping @MainActor () -> Void) {
+    scheduled.withLock { $0 += 1 }
+    DispatchQueue.main.async { MainActor.assumeIsolated(action) }
+  }
+}
+
 /// State of the main actor, which main-actor callbacks change without a lock.
 @MainActor private final class MainActorValues {
   var values: [Int] = []
@@ -217,6 +229,27 @@ extension ObservationTests {
       try await insertPlayer(dbQueue, id: 1)
       #expect(try await deliveries.next() == Delivery(value: 1, onMarkedQueue: true))
       #expect(scheduler.scheduled.value == 1)
+      cancellable.cancel()
+    }
+
+    @Test("a main-actor scheduler of the user's serves the main-actor start")
+    @MainActor
+    func customMainActorScheduler() async throws {
+      let dbQueue = try makePlayerQueue()
+      let scheduler = CountingMainActorScheduler()
+      let state = MainActorValues()
+      let changes = ObservationInbox<Int>()
+      let cancellable = playerCount.start(in: dbQueue, scheduling: scheduler) { error in
+        Issue.record(error)
+      } onChange: { value in
+        state.values.append(value)
+        changes.send(value)
+      }
+      #expect(try await changes.next() == 0)
+      try await insertPlayer(dbQueue, id: 1)
+      #expect(try await changes.next() == 1)
+      #expect(state.values == [0, 1])
+      #expect(scheduler.scheduled.value == 2)
       cancellable.cancel()
     }
 
