@@ -150,15 +150,27 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
       state.withLock { $0.holdsDeliveries = true }
       fetchDidEnd()
       deliverNow(value)
-      state.withLock { state in
-        state.holdsDeliveries = false
-        for held in state.heldDeliveries {
-          scheduler.schedule { [self] in deliverNow(held) }
-        }
-        state.heldDeliveries = []
-      }
+      scheduleHeldDeliveries()
     } catch {
       fail(error, synchronously: true)
+    }
+  }
+
+  /// Schedules the values held while the first one was delivered, in order,
+  /// then lets later values go to the scheduler directly. The scheduler is
+  /// called outside the lock: a scheduler of the user's may run an action
+  /// at once, and the action takes the lock.
+  private func scheduleHeldDeliveries() {
+    while true {
+      let held = state.withLock { state in
+        defer { state.heldDeliveries = [] }
+        if state.heldDeliveries.isEmpty { state.holdsDeliveries = false }
+        return state.heldDeliveries
+      }
+      if held.isEmpty { return }
+      for value in held {
+        scheduler.schedule { [self] in deliverNow(value) }
+      }
     }
   }
 

@@ -48,6 +48,17 @@ private struct CountingScheduler: ValueObservationScheduler {
   }
 }
 
+/// A scheduler of a user's that runs every action at once, where it is given.
+private struct SynchronousScheduler: ValueObservationScheduler {
+  let immediate: Bool
+
+  func immediateInitialValue() -> Bool { immediate }
+
+  func schedule(_ action: @escaping @Sendable () -> Void) {
+    action()
+  }
+}
+
 /// A main-actor scheduler of a user's: every action later on the main queue, counted.
 private final class CountingMainActorScheduler: ValueObservationMainActorScheduler {
   let scheduled = Locked(0)
@@ -229,6 +240,35 @@ extension ObservationTests {
       try await insertPlayer(dbQueue, id: 1)
       #expect(try await deliveries.next() == Delivery(value: 1, onMarkedQueue: true))
       #expect(scheduler.scheduled.value == 1)
+      cancellable.cancel()
+    }
+
+    @Test(
+      "a scheduler of the user's may run each action at once, even the values of commits made by the first onChange",
+      arguments: [false, true])
+    func synchronousScheduler(immediate: Bool) async throws {
+      let dbQueue = try makePlayerQueue()
+      let values = ObservationInbox<Int>()
+      let cancellable = playerCount.start(in: dbQueue, scheduling: SynchronousScheduler(immediate: immediate))
+      {
+        error in
+        Issue.record(error)
+      } onChange: { value in
+        values.send(value)
+        // With an immediate first value, this commit's value waits until this call returned.
+        if immediate && value == 0 {
+          do {
+            try dbQueue.write { db in try db.execute(sql: "INSERT INTO player (id, name) VALUES (1, 'P1')") }
+          } catch {
+            Issue.record(error)
+          }
+        }
+      }
+      #expect(try await values.next() == 0)
+      if !immediate { try await insertPlayer(dbQueue, id: 1) }
+      #expect(try await values.next() == 1)
+      try await insertPlayer(dbQueue, id: 2)
+      #expect(try await values.next() == 2)
       cancellable.cancel()
     }
 
