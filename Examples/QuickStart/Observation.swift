@@ -1,6 +1,9 @@
 import Sealite
 
 /// The README's observation with callbacks: a value and a region, on a pool.
+/// On the main actor, as an app's view model would be: `start(in:)` then
+/// delivers values to callbacks isolated to it, on the main actor, as in GRDB.
+@MainActor
 func observeWithCallbacks(_ dbPool: DatabasePool) async throws {
   // README:begin observation-callbacks
   // A value, fetched again after each transaction that changes what it read

@@ -7,7 +7,7 @@ import Synchronization
 ///     let observation = ValueObservation.tracking { db in
 ///       try Player.fetchAll(db)
 ///     }
-///     let cancellable = observation.start(in: dbQueue) { error in
+///     let cancellable = observation.start(in: dbQueue, scheduling: .async(onQueue: .main)) { error in
 ///       print(error)
 ///     } onChange: { players in
 ///       print("fresh players: \(players)")
@@ -72,12 +72,17 @@ extension ValueObservation {
   }
 
   /// Observes the value returned by `fetch`, refreshed whenever a transaction
-  /// changes one of `regions`.
+  /// changes `region` or one of `otherRegions`.
+  ///
+  ///     let observation = ValueObservation.tracking(
+  ///       region: Player.all(), Team.all(),
+  ///       fetch: { db in try Player.fetchCount(db) + Team.fetchCount(db) })
   public static func tracking<Value: Sendable>(
-    region: any DatabaseRegionConvertible...,
+    region: any DatabaseRegionConvertible,
+    _ otherRegions: any DatabaseRegionConvertible...,
     fetch: @escaping @Sendable (Database) throws -> Value
   ) -> ValueObservation<ValueReducers.Fetch<Value>> where Reducer == ValueReducers.Fetch<Value> {
-    ValueObservation(tracking: .regions(region), reducer: ValueReducers.Fetch(fetch: fetch))
+    tracking(regions: [region] + otherRegions, fetch: fetch)
   }
 
   /// Observes the value returned by `fetch`, refreshed whenever a transaction
@@ -180,15 +185,27 @@ extension ValueObservation {
   /// returned cancellable is cancelled or deallocated. A fetch error goes to
   /// `onError` and ends the observation.
   ///
+  ///     let cancellable = observation.start(
+  ///       in: dbQueue, scheduling: .async(onQueue: .main)
+  ///     ) { error in
+  ///       print(error)
+  ///     } onChange: { players in
+  ///       print("fresh players: \(players)")
+  ///     }
+  ///
+  /// On the main actor, the other `start` takes callbacks isolated to it,
+  /// and delivers values on the main actor by default.
+  ///
   /// - parameter reader: the queue or pool to observe.
-  /// - parameter scheduler: `.async(onQueue:)` (default: the main queue)
-  ///   delivers every value on a queue; `.immediate` delivers the first value
-  ///   before `start` returns.
+  /// - parameter scheduler: where values are delivered: `.async(onQueue:)`
+  ///   delivers every value on a queue, `.immediate` delivers the first value
+  ///   before `start` returns, `.task` from a task, `.mainActor` on the main
+  ///   actor; or a ``ValueObservationScheduler`` of yours.
   /// - parameter onError: called with the error that ended the observation.
   /// - parameter onChange: called with each value.
-  public func start(
+  @preconcurrency public func start(
     in reader: some DatabaseReader,
-    scheduling scheduler: ValueObservationScheduler = .async(onQueue: .main),
+    scheduling scheduler: some ValueObservationScheduler,
     onError: @escaping @Sendable (any Error) -> Void,
     onChange: @escaping @Sendable (Reducer.Value) -> Void
   ) -> AnyDatabaseCancellable {
@@ -198,6 +215,47 @@ extension ValueObservation {
     return AnyDatabaseCancellable(cancel: { runtime.cancel() })
   }
 
+  /// Starts the observation from the main actor, and delivers its values
+  /// and its error to callbacks isolated to the main actor: `onChange`
+  /// receives the first value, then a new value after each transaction that
+  /// changed the tracked region, until the returned cancellable is cancelled
+  /// or deallocated. A fetch error goes to `onError` and ends the observation.
+  ///
+  ///     @MainActor final class PlayerList {
+  ///       var players: [Player] = []
+  ///       var cancellable: AnyDatabaseCancellable?
+  ///
+  ///       func observe(_ dbQueue: DatabaseQueue) {
+  ///         let observation = ValueObservation.tracking { db in try Player.fetchAll(db) }
+  ///         cancellable = observation.start(in: dbQueue) { error in
+  ///           print(error)
+  ///         } onChange: { [unowned self] players in
+  ///           self.players = players
+  ///         }
+  ///       }
+  ///     }
+  ///
+  /// - parameter reader: the queue or pool to observe.
+  /// - parameter scheduler: `.mainActor` (the default) delivers every value
+  ///   later on the main actor; `.immediate` delivers the first value before
+  ///   `start` returns, and later ones on the main actor.
+  /// - parameter onError: called with the error that ended the observation.
+  /// - parameter onChange: called with each value.
+  @preconcurrency @MainActor public func start(
+    in reader: some DatabaseReader,
+    scheduling scheduler: some ValueObservationMainActorScheduler = .mainActor,
+    onError: @escaping @MainActor (any Error) -> Void,
+    onChange: @escaping @MainActor (Reducer.Value) -> Void
+  ) -> AnyDatabaseCancellable {
+    // The scheduler runs every callback on the main actor (the first
+    // immediate value in this call, which is on it).
+    let anyScheduler: any ValueObservationScheduler = scheduler
+    return start(
+      in: reader, scheduling: anyScheduler,
+      onError: { error in MainActor.assumeIsolated { onError(error) } },
+      onChange: { value in MainActor.assumeIsolated { onChange(value) } })
+  }
+
   /// The values of the observation as an asynchronous sequence, which starts
   /// the observation when iterated and stops it when the iterating task is
   /// cancelled or the loop ends.
@@ -205,9 +263,14 @@ extension ValueObservation {
   ///     for try await players in observation.values(in: dbQueue) {
   ///       print(players)
   ///     }
+  ///
+  /// - parameter reader: the queue or pool to observe.
+  /// - parameter scheduler: where values are produced before they are
+  ///   buffered for the iteration; by default from a task.
+  /// - parameter bufferingPolicy: how values wait for a slow consumer.
   public func values(
     in reader: some DatabaseReader,
-    scheduling scheduler: ValueObservationScheduler = .task,
+    scheduling scheduler: some ValueObservationScheduler = .task,
     bufferingPolicy: AsyncValueObservation<Reducer.Value>.BufferingPolicy = .unbounded
   ) -> AsyncValueObservation<Reducer.Value> {
     AsyncValueObservation(bufferingPolicy: bufferingPolicy) { onError, onChange in

@@ -32,7 +32,7 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     /// Whether `willTrackRegion` heard of the given region (``ValueObservationTracking/regions(_:)``).
     var regionIsReported = false
     var lastValue: Reducer.Value?
-    /// The value waiting for the delivery queue, when deliveries coalesce.
+    /// The value waiting for the scheduler, when deliveries coalesce.
     var pendingDelivery: Reducer.Value?
     /// True while `.immediate` delivers the first value in `start`: later
     /// values wait in `heldDeliveries`, so that they follow it.
@@ -49,8 +49,7 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
   private let observation: ValueObservation<Reducer>
   private let reader: any DatabaseReader
   private let writer: (any DatabaseWriter)?
-  private let scheduler: ValueObservationScheduler
-  private let deliveryQueue: DispatchQueue
+  private let scheduler: any ValueObservationScheduler
   private let onError: @Sendable (any Error) -> Void
   private let onChange: @Sendable (Reducer.Value) -> Void
   private let observer: RegionObservationObserver
@@ -64,14 +63,14 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
   private let readsOnce: Bool
 
   init(
-    observation: ValueObservation<Reducer>, reader: any DatabaseReader, scheduler: ValueObservationScheduler,
+    observation: ValueObservation<Reducer>, reader: any DatabaseReader,
+    scheduler: any ValueObservationScheduler,
     onError: @escaping @Sendable (any Error) -> Void, onChange: @escaping @Sendable (Reducer.Value) -> Void
   ) {
     self.observation = observation
     self.reader = reader
     self.writer = reader as? any DatabaseWriter
     self.scheduler = scheduler
-    self.deliveryQueue = scheduler.deliveryQueue(label: "Sealite.ValueObservation")
     self.onError = onError
     self.onChange = onChange
     self.events = observation.events
@@ -97,9 +96,11 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     for event in events.willStart { event() }
     // The first fetch belongs to the start: a change meanwhile waits for it.
     state.withLock { $0.isFetching = true }
+    // Asked once, on the thread that starts, as GRDB asks it.
+    let isImmediate = scheduler.immediateInitialValue()
     if readsOnce {
-      startReadOnly()
-    } else if scheduler.isImmediate {
+      startReadOnly(isImmediate: isImmediate)
+    } else if isImmediate {
       startSynchronously()
     } else {
       startAsynchronously()
@@ -108,8 +109,8 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
 
   /// A read-only database: the first value only, without a transaction
   /// observer or a tracked region.
-  private func startReadOnly() {
-    guard scheduler.isImmediate else {
+  private func startReadOnly(isImmediate: Bool) {
+    guard isImmediate else {
       reader.asyncRead { [self] result in
         fetchDidComplete(Result { try reduce(fetch(result.get())) })
       }
@@ -124,8 +125,9 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     fetchDidEnd()
   }
 
-  /// `.immediate`: the first value before `start` returns (waiting for the
-  /// writer, as GRDB does, when it must install the observer).
+  /// A scheduler with an immediate first value (`.immediate`): the first
+  /// value before `start` returns (waiting for the writer, as GRDB does,
+  /// when it must install the observer).
   private func startSynchronously() {
     do {
       var value: Reducer.Value?
@@ -148,15 +150,27 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
       state.withLock { $0.holdsDeliveries = true }
       fetchDidEnd()
       deliverNow(value)
-      state.withLock { state in
-        state.holdsDeliveries = false
-        for held in state.heldDeliveries {
-          deliveryQueue.async { [self] in deliverNow(held) }
-        }
-        state.heldDeliveries = []
-      }
+      scheduleHeldDeliveries()
     } catch {
       fail(error, synchronously: true)
+    }
+  }
+
+  /// Schedules the values held while the first one was delivered, in order,
+  /// then lets later values go to the scheduler directly. The scheduler is
+  /// called outside the lock: a scheduler of the user's may run an action
+  /// at once, and the action takes the lock.
+  private func scheduleHeldDeliveries() {
+    while true {
+      let held = state.withLock { state in
+        defer { state.heldDeliveries = [] }
+        if state.heldDeliveries.isEmpty { state.holdsDeliveries = false }
+        return state.heldDeliveries
+      }
+      if held.isEmpty { return }
+      for value in held {
+        scheduler.schedule { [self] in deliverNow(value) }
+      }
     }
   }
 
@@ -444,16 +458,16 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     }
     if isHeld { return }
     guard observation.coalescingInterval != nil else {
-      deliveryQueue.async { [self] in deliverNow(value) }
+      scheduler.schedule { [self] in deliverNow(value) }
       return
     }
-    // Coalesced delivery: a value still waiting for the queue is replaced.
+    // Coalesced delivery: a value still waiting for the scheduler is replaced.
     let enqueue = state.withLock { state -> Bool in
       defer { state.pendingDelivery = value }
       return state.pendingDelivery == nil
     }
     guard enqueue else { return }
-    deliveryQueue.async { [self] in
+    scheduler.schedule { [self] in
       let value = state.withLock { state in
         defer { state.pendingDelivery = nil }
         return state.pendingDelivery
@@ -468,7 +482,7 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
       for event in events.didFail { event(error) }
       onError(error)
     }
-    if synchronously { report() } else { deliveryQueue.async(execute: report) }
+    if synchronously { report() } else { scheduler.schedule(report) }
   }
 }
 

@@ -1,45 +1,46 @@
 import Dispatch
 
 /// Where and when a ``ValueObservation`` delivers its values.
-public struct ValueObservationScheduler: Sendable {
-  enum Kind: Sendable {
-    /// The first value synchronously, in `start`; later ones on the main queue.
-    case immediate
-    /// Every value asynchronously, on this queue.
-    case async(DispatchQueue)
-    /// Every value asynchronously, on a private serial queue (for async sequences).
-    case task
-  }
+///
+/// Sealite provides ``async(onQueue:)``, ``immediate``, ``task``,
+/// ``task(priority:)`` and ``mainActor``; any type of yours that conforms
+/// can be given to
+/// ``ValueObservation/start(in:scheduling:onError:onChange:)-(_,_,(Error)->Void,_)``:
+///
+///     /// Delivers every value on a serial queue of its own, with a label.
+///     struct LabeledQueueScheduler: ValueObservationScheduler {
+///       let queue = DispatchQueue(label: "observation")
+///       func immediateInitialValue() -> Bool { false }
+///       func schedule(_ action: @escaping @Sendable () -> Void) {
+///         queue.async(execute: action)
+///       }
+///     }
+///
+///     let cancellable = observation.start(
+///       in: dbQueue, scheduling: LabeledQueueScheduler(),
+///       onError: { error in print(error) },
+///       onChange: { players in print(players) })
+///
+/// A scheduler must run the actions it is given in the order it was given
+/// them, one at a time: values would arrive out of order otherwise.
+public protocol ValueObservationScheduler: Sendable {
+  /// Whether the first value is delivered synchronously, by the `start`
+  /// that asks, before it returns. Asked once per start, on the thread
+  /// that starts the observation.
+  func immediateInitialValue() -> Bool
 
-  let kind: Kind
+  /// Runs `action` later, after every action scheduled before it.
+  func schedule(_ action: @escaping @Sendable () -> Void)
+}
 
-  /// The first value is delivered synchronously, before `start` returns;
-  /// later values on the main dispatch queue.
-  public static var immediate: ValueObservationScheduler { ValueObservationScheduler(kind: .immediate) }
-
-  /// Values are delivered asynchronously, in order, on `queue`.
-  public static func async(onQueue queue: DispatchQueue) -> ValueObservationScheduler {
-    ValueObservationScheduler(kind: .async(queue))
-  }
-
-  /// Values are delivered asynchronously on a private serial queue (the
-  /// default of ``ValueObservation/values(in:scheduling:bufferingPolicy:)``).
-  public static var task: ValueObservationScheduler { ValueObservationScheduler(kind: .task) }
-
-  /// Values are delivered on the main queue, where the main actor runs.
-  public static var mainActor: ValueObservationScheduler { .async(onQueue: .main) }
-
-  var isImmediate: Bool {
-    if case .immediate = kind { return true }
-    return false
-  }
-
-  /// The queue of asynchronous deliveries.
-  func deliveryQueue(label: String) -> DispatchQueue {
-    switch kind {
-    case .immediate: .main
-    case .async(let queue): queue
-    case .task: DispatchQueue(label: label)
+extension ValueObservationScheduler {
+  /// Runs the action of a first value: now if the scheduler delivers it
+  /// immediately, scheduled otherwise.
+  func scheduleInitial(_ action: @escaping @Sendable () -> Void) {
+    if immediateInitialValue() {
+      action()
+    } else {
+      schedule(action)
     }
   }
 }

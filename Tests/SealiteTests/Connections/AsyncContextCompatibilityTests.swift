@@ -116,7 +116,7 @@ struct AsyncContextCompatibilityTests {
     let values = Shared<[Int]>([])
     let cancellable = ValueObservation.tracking { db in try Player.fetchCount(db) }
       .start(
-        in: dbQueue, scheduling: .immediate, onError: { Issue.record($0) },
+        in: dbQueue, scheduling: anyImmediate, onError: { Issue.record($0) },
         onChange: { count in values.withLock { $0.append(count) } })
     defer { cancellable.cancel() }
     #expect(values.value == [1])

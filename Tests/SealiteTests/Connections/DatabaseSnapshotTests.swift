@@ -121,14 +121,14 @@ struct DatabaseSnapshotTests {
     let snapshot = try pool.makeSnapshot()
     let values = Shared<[Int]>([])
     let cancellable = ValueObservation.tracking(playerCount).start(
-      in: snapshot, scheduling: .immediate, onError: { _ in },
+      in: snapshot, scheduling: anyImmediate, onError: { _ in },
       onChange: { count in values.update { $0.append(count) } })
     #expect(values.value == [1])
     try await pool.write { db in try db.execute(sql: "INSERT INTO player(name) VALUES ('Barbara')") }
     // The same observation of the pool sees the write; the snapshot's does not.
     let poolValues = Shared<[Int]>([])
     let poolCancellable = ValueObservation.tracking(playerCount).start(
-      in: pool, scheduling: .immediate, onError: { _ in },
+      in: pool, scheduling: anyImmediate, onError: { _ in },
       onChange: { count in poolValues.update { $0.append(count) } })
     try await pool.write { db in try db.execute(sql: "INSERT INTO player(name) VALUES ('Craig')") }
     #expect(await eventually { poolValues.value == [2, 3] })
@@ -267,7 +267,7 @@ struct TypeErasedDatabaseTests {
     #expect(try writer.unsafeReentrantWrite { db in try writer.unsafeReentrantRead(playerCount) } == 2)
     let values = Shared<[Int]>([])
     let cancellable = ValueObservation.tracking(playerCount).start(
-      in: writer, scheduling: .immediate, onError: { _ in },
+      in: writer, scheduling: anyImmediate, onError: { _ in },
       onChange: { count in values.update { $0.append(count) } })
     try await writer.write { db in try db.execute(sql: "DELETE FROM player") }
     #expect(await eventually { values.value == [2, 0] })

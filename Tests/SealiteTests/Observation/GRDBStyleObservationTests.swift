@@ -24,13 +24,13 @@ struct GRDBStyleObservationTests {
     let counts = Locked<[Int]>([])
     ValueObservation.tracking(Player.fetchAll)
       .removeDuplicates()
-      .start(in: dbQueue, scheduling: .immediate, onError: { Issue.record($0) }) { value in
+      .start(in: dbQueue, scheduling: anyImmediate, onError: { Issue.record($0) }) { value in
         players.withLock { $0.append(value) }
       }
       .store(in: &cancellables)
     ValueObservation.tracking(Table("player").fetchCount)
       .start(
-        in: dbQueue, onError: { Issue.record($0) },
+        in: dbQueue, scheduling: .async(onQueue: .main), onError: { Issue.record($0) },
         onChange: { value in counts.withLock { $0.append(value) } }
       )
       .store(in: &cancellables)

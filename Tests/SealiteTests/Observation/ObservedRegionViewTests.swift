@@ -36,7 +36,8 @@ extension ObservationTests {
         try Row.fetchAll(db, sql: "SELECT name FROM v ORDER BY id")
       }
       .handleEvents(willTrackRegion: { region in regions.withLock { $0.append(region.description) } })
-      let cancellable = observation.start(in: dbQueue, onError: { _ in }, onChange: { _ in })
+      let cancellable = observation.start(
+        in: dbQueue, scheduling: .async(onQueue: .main), onError: { _ in }, onChange: { _ in })
       #expect(await eventually { !regions.value.isEmpty })
       #expect(regions.value.last == "t(id,name)")
       cancellable.cancel()

@@ -61,11 +61,11 @@ func recordSequence<Reducer: ValueReducer>(
   let customQueue = DispatchQueue(label: "Sealite.tests.sequence")
   let customMark = DispatchSpecificKey<Bool>()
   customQueue.setSpecific(key: customMark, value: true)
-  let scheduler: ValueObservationScheduler
+  let scheduler: any ValueObservationScheduler
   let isOnSchedulingQueue: @Sendable () -> Bool
   switch run.scheduling {
   case .immediate:
-    scheduler = .immediate
+    scheduler = anyImmediate
     // The first value comes in `start`, on the caller's thread; later ones on the main queue.
     isOnSchedulingQueue = { true }
   case .mainQueue:

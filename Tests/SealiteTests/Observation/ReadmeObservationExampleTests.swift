@@ -27,7 +27,7 @@ struct ReadmeObservationExampleTests {
     let observation = ValueObservation.tracking { db in
       try Player.order(Column("score").desc).limit(10).fetchAll(db)
     }
-    let cancellable = observation.start(in: dbPool) { error in
+    let cancellable = observation.start(in: dbPool, scheduling: .async(onQueue: .main)) { error in
       Issue.record(error)
     } onChange: { players in
       best.withLock { $0.append(players) }

@@ -88,7 +88,7 @@ extension ObservationTests {
       let values = Shared<[Int]>([])
       // Only the shared box holds the cancellable, so that releasing it there ends the observation.
       cancellable.update { stored in
-        stored = observation.start(in: writer, scheduling: .immediate) { _ in
+        stored = observation.start(in: writer, scheduling: anyImmediate) { _ in
         } onChange: { value in
           values.update { $0.append(value) }
         }
@@ -160,7 +160,7 @@ extension ObservationTests {
       let values = Shared<[Int]>([])
       let queue = DispatchQueue(label: "Sealite.tests.notify")
       let cancellable = ValueObservation.tracking { db in try Table("test").fetchCount(db) }
-        .start(in: first, scheduling: .immediate) { _ in
+        .start(in: first, scheduling: anyImmediate) { _ in
         } onChange: { value in
           values.update { $0.append(value) }
         }

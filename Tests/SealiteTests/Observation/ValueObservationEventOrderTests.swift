@@ -46,8 +46,8 @@ private func region(_ sql: String, in reader: some DatabaseReader) throws -> Str
 private let writerBackends: [ObservationBackend] = [.queue, .pool]
 private let schedulings: [Bool] = [true, false]
 
-private func scheduler(immediate: Bool) -> ValueObservationScheduler {
-  immediate ? .immediate : .async(onQueue: DispatchQueue(label: "Sealite.tests.events"))
+private func scheduler(immediate: Bool) -> any ValueObservationScheduler {
+  immediate ? anyImmediate : .async(onQueue: DispatchQueue(label: "Sealite.tests.events"))
 }
 
 extension ObservationTests {
@@ -64,7 +64,7 @@ extension ObservationTests {
       // be reported as the rowid): compared with the statement's own region.
       let expectedRegion = try region("SELECT MAX(id) FROM player", in: dbQueue)
       let printed = PrintedEvents()
-      let cancellable = printed.printing(maxID).start(in: dbQueue, scheduling: .immediate) { _ in
+      let cancellable = printed.printing(maxID).start(in: dbQueue, scheduling: anyImmediate) { _ in
       } onChange: { _ in
       }
       cancellable.cancel()

@@ -13,8 +13,8 @@ private func makeWriterWithT(_ backend: ObservationBackend, _ directory: Tempora
   return writer
 }
 
-private let schedulers: [ValueObservationScheduler] = [
-  .immediate, .async(onQueue: .main), .async(onQueue: DispatchQueue(label: "Sealite.tests.failure")),
+private let schedulers: [any ValueObservationScheduler] = [
+  anyImmediate, .async(onQueue: .main), .async(onQueue: DispatchQueue(label: "Sealite.tests.failure")),
 ]
 
 extension ObservationTests {
@@ -30,7 +30,7 @@ extension ObservationTests {
       let writer = try makeWriterWithT(backend, directory)
       let errors = Shared(0)
       let cancellable = ValueObservation.trackingConstantRegion { _ -> Int in throw FetchFailure() }
-        .start(in: writer, scheduling: .immediate) { error in
+        .start(in: writer, scheduling: anyImmediate) { error in
           if error is FetchFailure { errors.update { $0 += 1 } }
         } onChange: { _ in
         }

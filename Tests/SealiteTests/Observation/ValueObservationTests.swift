@@ -29,9 +29,10 @@ final class ValueRecorder<Value: Sendable>: Sendable {
 
   func start<Reducer: ValueReducer>(
     _ observation: ValueObservation<Reducer>, in reader: some DatabaseReader,
-    scheduling scheduler: ValueObservationScheduler? = nil
+    scheduling scheduler: (any ValueObservationScheduler)? = nil
   ) -> AnyDatabaseCancellable where Reducer.Value == Value {
-    observation.start(in: reader, scheduling: scheduler ?? .async(onQueue: queue)) { error in
+    let scheduler: any ValueObservationScheduler = scheduler ?? .async(onQueue: queue)
+    return observation.start(in: reader, scheduling: scheduler) { error in
       self.errors.withLock { $0.append(error) }
     } onChange: { value in
       self.consume?(value)
@@ -99,7 +100,7 @@ extension ObservationTests {
       DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
       let values = Locked<[Int]>([])
       let onMainQueue = Locked<[Bool]>([])
-      let cancellable = playerCount.start(in: writer, scheduling: .immediate) { _ in
+      let cancellable = playerCount.start(in: writer, scheduling: anyImmediate) { _ in
       } onChange: { value in
         values.withLock { $0.append(value) }
         onMainQueue.withLock { $0.append(DispatchQueue.getSpecific(key: mainQueueKey) == true) }
@@ -582,8 +583,8 @@ extension ObservationTests {
       }
       observation.requiresWriteAccess = true
       for scheduler in [
-        ValueObservationScheduler.immediate, .async(onQueue: DispatchQueue(label: "delivery")),
-      ] {
+        anyImmediate, .async(onQueue: DispatchQueue(label: "delivery")),
+      ] as [any ValueObservationScheduler] {
         let recorder = ValueRecorder<Fetched>()
         let cancellable = recorder.start(observation, in: writer, scheduling: scheduler)
         #expect(await eventually { recorder.last?.count == 0 || !recorder.errors.value.isEmpty })
@@ -610,8 +611,8 @@ extension ObservationTests {
         [try ObservedPlayer.fetchCount(db), db.isReadOnly ? 1 : 0]
       }
       for scheduler in [
-        ValueObservationScheduler.immediate, .async(onQueue: DispatchQueue(label: "delivery")),
-      ] {
+        anyImmediate, .async(onQueue: DispatchQueue(label: "delivery")),
+      ] as [any ValueObservationScheduler] {
         let recorder = ValueRecorder<[Int]>()
         let cancellable = recorder.start(observation, in: writer, scheduling: scheduler)
         #expect(await eventually { recorder.values.value.count == 1 })

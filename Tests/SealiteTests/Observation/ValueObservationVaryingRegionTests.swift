@@ -31,8 +31,8 @@ extension ObservationTests {
         let table = try String.fetchOne(db, sql: "SELECT name FROM source")!
         return try Int.fetchOne(db, sql: "SELECT IFNULL(SUM(value), 0) FROM \(table)")!
       }.handleEvents(willTrackRegion: { region in regions.update { $0.append(region.description) } })
-      let scheduler: ValueObservationScheduler =
-        immediate ? .immediate : .async(onQueue: DispatchQueue(label: "Sealite.tests.region"))
+      let scheduler: any ValueObservationScheduler =
+        immediate ? anyImmediate : .async(onQueue: DispatchQueue(label: "Sealite.tests.region"))
       let cancellable = observation.start(in: dbQueue, scheduling: scheduler) { _ in
       } onChange: { value in
         values.update { $0.append(value) }
@@ -61,7 +61,7 @@ extension ObservationTests {
       let request = T.filter(key: 1).asRequest(of: Row.self)
       let observation = ValueObservation.trackingConstantRegion { db in _ = try request.fetchAll(db) }
         .handleEvents(willTrackRegion: { region in regions.update { $0.append(region.description) } })
-      let cancellable = observation.start(in: dbQueue, scheduling: .immediate) { _ in
+      let cancellable = observation.start(in: dbQueue, scheduling: anyImmediate) { _ in
       } onChange: { _ in
       }
       #expect(regions.value == ["t(id,name)[1]"])
