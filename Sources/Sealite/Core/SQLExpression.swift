@@ -19,6 +19,10 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     case associative(String, [SQLExpression], empty: String)
     /// `name(args)` or `name(DISTINCT args)`.
     case function(String, [SQLExpression], distinct: Bool)
+    /// `name(args ORDER BY ordering) FILTER (WHERE filter)`: an aggregate
+    /// with an ordering (SQLite 3.44) or a filter (SQLite 3.30). The
+    /// ordering renders as an ORDER BY term (`x DESC`).
+    case aggregate(String, [SQLExpression], orderBy: SQLExpression?, filter: SQLExpression?)
     /// `COUNT(*)`.
     case countAll
     /// `expr [NOT] IN (list)`; an empty list is always false (true when negated).
@@ -82,6 +86,18 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     case .function(let name, let arguments, let distinct):
       let list = try arguments.map { try $0.sql(context) }.joined(separator: ", ")
       return "\(name)(\(distinct ? "DISTINCT " : "")\(list))"
+    case .aggregate(let name, let arguments, let orderBy, let filter):
+      var text = name + "(" + (try arguments.map { try $0.sql(context) }.joined(separator: ", "))
+      if let orderBy {
+        try SQLiteFeatures.linked.require(.aggregateOrderBy)
+        text += " ORDER BY " + (try orderBy.sql(context))
+      }
+      text += ")"
+      if let filter {
+        try SQLiteFeatures.linked.require(.aggregateFilter)
+        text += " FILTER (WHERE " + (try filter.sql(context)) + ")"
+      }
+      return text
     case .countAll:
       return "COUNT(*)"
     case .inList(let expression, let list, let negated):
@@ -126,6 +142,8 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     case .binary(_, let lhs, let rhs): return lhs.isDependent || rhs.isDependent
     case .associative(_, let expressions, _): return expressions.contains { $0.isDependent }
     case .function(_, let arguments, _): return arguments.contains { $0.isDependent }
+    case .aggregate(_, let arguments, let orderBy, let filter):
+      return (arguments + [orderBy, filter].compactMap { $0 }).contains { $0.isDependent }
     case .inList(let expression, let list, _):
       return expression.isDependent || list.contains { $0.isDependent }
     case .between(let a, let b, let c, _): return a.isDependent || b.isDependent || c.isDependent
@@ -185,6 +203,9 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
       return SQLExpression(.associative(op, expressions.map(sub), empty: empty))
     case .function(let name, let arguments, let distinct):
       return SQLExpression(.function(name, arguments.map(sub), distinct: distinct))
+    case .aggregate(let name, let arguments, let orderBy, let filter):
+      return SQLExpression(
+        .aggregate(name, arguments.map(sub), orderBy: orderBy.map(sub), filter: filter.map(sub)))
     case .inList(let expression, let list, let negated):
       return SQLExpression(.inList(sub(expression), list.map(sub), negated: negated))
     case .inSubquery(let expression, let subquery, let negated):

@@ -56,6 +56,10 @@ public struct SQLiteFeatures: Sendable {
     /// `NULLS FIRST` and `NULLS LAST` in `ORDER BY` (SQLite 3.30). Without them,
     /// orderings sort NULLs with a leading `x IS NULL` term.
     case nullsOrdering
+    /// `FILTER (WHERE …)` on aggregate functions: `sum(x, filter: …)` (SQLite 3.30).
+    case aggregateFilter
+    /// `ORDER BY` inside an aggregate call: `sum(x, orderBy: …)` (SQLite 3.44).
+    case aggregateOrderBy
     /// The authorizer reports a table read without any of its columns
     /// (`SELECT COUNT(*) FROM t`, `SELECT 1 FROM t`) (SQLite 3.19). Without it,
     /// observations learn such tables from the statement's program.
@@ -106,6 +110,8 @@ public struct SQLiteFeatures: Sendable {
       case .tableXInfo: return "PRAGMA table_xinfo"
       case .vacuumInto: return "VACUUM INTO"
       case .nullsOrdering: return "NULLS FIRST and NULLS LAST"
+      case .aggregateFilter: return "FILTER clause of aggregate functions"
+      case .aggregateOrderBy: return "ORDER BY inside aggregate functions"
       case .authorizerReportsTablesReadWithoutColumns:
         return "authorizer reports of tables read without columns"
       case .deterministicFunctions: return "deterministic custom functions"
@@ -135,6 +141,8 @@ public struct SQLiteFeatures: Sendable {
       case .tableXInfo: return "3.26.0"
       case .vacuumInto: return "3.27.0"
       case .nullsOrdering: return "3.30.0"
+      case .aggregateFilter: return "3.30.0"
+      case .aggregateOrderBy: return "3.44.0"
       case .authorizerReportsTablesReadWithoutColumns: return "3.19.0"
       case .deterministicFunctions: return "3.8.3"
       }
@@ -213,6 +221,8 @@ public struct SQLiteFeatures: Sendable {
         // A pragma SQLite does not know is ignored: its table-valued function is not.
         (.tableXInfo, ["SELECT hidden FROM pragma_table_xinfo('t')"]),
         (.nullsOrdering, ["SELECT a FROM t ORDER BY a NULLS LAST"]),
+        (.aggregateFilter, ["SELECT count(a) FILTER (WHERE a > 1) FROM t"]),
+        (.aggregateOrderBy, ["SELECT group_concat(a ORDER BY a DESC) FROM t"]),
       ]
       // Both the version and a compiled statement must agree: an unknown pragma
       // is silently ignored by SQLite, and a recent version may be built

@@ -151,39 +151,42 @@ public prefix func ! (value: some SQLSpecificExpressible) -> SQLExpression {
 
 extension Sequence where Element: SQLExpressible {
   /// All expressions joined with AND (true when empty).
-  public func joined(operator: SQLExpression.AssociativeOperator) -> SQLExpression {
-    SQLExpression(.associative(`operator`.rawValue, map { $0.sqlExpression }, empty: `operator`.neutral))
+  public func joined(operator: SQLExpression.AssociativeBinaryOperator) -> SQLExpression {
+    SQLExpression(.associative(`operator`.sql, map { $0.sqlExpression }, empty: `operator`.neutral))
   }
 }
 
 extension Sequence where Element == any SQLExpressible {
   /// All expressions joined with AND or OR.
-  public func joined(operator: SQLExpression.AssociativeOperator) -> SQLExpression {
-    SQLExpression(.associative(`operator`.rawValue, map { $0.sqlExpression }, empty: `operator`.neutral))
+  public func joined(operator: SQLExpression.AssociativeBinaryOperator) -> SQLExpression {
+    SQLExpression(.associative(`operator`.sql, map { $0.sqlExpression }, empty: `operator`.neutral))
   }
 }
 
 extension SQLExpression {
-  /// An operator that joins any number of expressions.
-  public enum AssociativeOperator: String, Sendable {
-    /// `AND`: true when every expression is (true when there is none).
-    case and = "AND"
-    /// `OR`: true when one expression is (false when there is none).
-    case or = "OR"
-    /// `+`: the sum of the expressions (0 when there is none).
-    case add = "+"
-    /// `*`: the product of the expressions (1 when there is none).
-    case multiply = "*"
-    /// `||`: the expressions' text, concatenated (empty when there is none).
-    case concat = "||"
+  /// An operator that joins any number of expressions with
+  /// `joined(operator:)`: `[a, b, c].joined(operator: .and)`.
+  public struct AssociativeBinaryOperator: Hashable, Sendable {
+    /// The operator's SQL.
+    let sql: String
+    /// The SQL of the value of an empty list.
+    let neutral: String
 
-    var neutral: String {
-      switch self {
-      case .and, .multiply: return "1"
-      case .or, .add: return "0"
-      case .concat: return "''"
-      }
-    }
+    /// `+`: the sum of the expressions (0 when there is none).
+    public static let add = AssociativeBinaryOperator(sql: "+", neutral: "0")
+    /// `*`: the product of the expressions (1 when there is none).
+    public static let multiply = AssociativeBinaryOperator(sql: "*", neutral: "1")
+    /// `AND`: true when every expression is (true when there is none).
+    public static let and = AssociativeBinaryOperator(sql: "AND", neutral: "1")
+    /// `OR`: true when one expression is (false when there is none).
+    public static let or = AssociativeBinaryOperator(sql: "OR", neutral: "0")
+    /// `||`: the expressions' text, concatenated (empty when there is none).
+    public static let concat = AssociativeBinaryOperator(sql: "||", neutral: "''")
+    /// `&`: the bitwise AND of the expressions (-1, every bit set, when there
+    /// is none).
+    public static let bitwiseAnd = AssociativeBinaryOperator(sql: "&", neutral: "-1")
+    /// `|`: the bitwise OR of the expressions (0 when there is none).
+    public static let bitwiseOr = AssociativeBinaryOperator(sql: "|", neutral: "0")
   }
 }
 

@@ -72,6 +72,9 @@ struct SQLRelation: Sendable {
       switch selection.impl {
       case .allColumns:
         return total + (try db.recordColumnCount(tableName))
+      case .allColumnsExcluding(_, let excluded):
+        return total
+          + (try db.columns(in: tableName).filter { !excluded.contains($0.name.lowercased()) }.count)
       case .expression, .aliased:
         return total + 1
       case .literal(let literal):

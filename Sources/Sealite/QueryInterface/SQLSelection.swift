@@ -9,6 +9,8 @@ public struct SQLSelection: SQLSelectable, Sendable {
   enum Impl: Sendable {
     /// `*`, or `alias.*`.
     case allColumns(SQLTableAlias?)
+    /// The columns of the table, but those named (lowercased) in the set.
+    case allColumnsExcluding(SQLTableAlias?, Set<String>)
     /// An expression.
     case expression(SQLExpression)
     /// `expression AS name`.
@@ -24,6 +26,8 @@ public struct SQLSelection: SQLSelectable, Sendable {
   func qualified(with alias: SQLTableAlias) -> SQLSelection {
     switch impl {
     case .allColumns(let current): return SQLSelection(impl: .allColumns(current ?? alias))
+    case .allColumnsExcluding(let current, let excluded):
+      return SQLSelection(impl: .allColumnsExcluding(current ?? alias, excluded))
     case .expression(let expression):
       return SQLSelection(impl: .expression(expression.qualified(with: alias)))
     case .aliased(let expression, let name):
@@ -39,6 +43,15 @@ public struct SQLSelection: SQLSelectable, Sendable {
         return context.name(of: alias).quotedDatabaseIdentifier + ".*"
       }
       return "*"
+    case .allColumnsExcluding(let alias, let excluded):
+      guard let alias, let db = context.db, let tableName = context.tableName(of: alias) else {
+        throw DatabaseError.misuse("allColumns(excluding:) is used outside of a request of a table")
+      }
+      let names = try db.columns(in: tableName).map(\.name).filter { !excluded.contains($0.lowercased()) }
+      guard !names.isEmpty else {
+        throw DatabaseError.misuse("allColumns(excluding:) excludes every column of the table \(tableName)")
+      }
+      return names.map { context.qualifiedColumn($0, alias: alias) }.joined(separator: ", ")
     case .expression(let expression):
       return try expression.sql(context)
     case .aliased(let expression, let name):
@@ -60,6 +73,41 @@ public struct AllColumns: SQLSelectable, Sendable {
   /// All columns.
   public init() {}
   public var sqlSelection: SQLSelection { SQLSelection(impl: .allColumns(nil)) }
+}
+
+extension SQLSelectable where Self == AllColumns {
+  /// All columns of the table: `Player.select(.allColumns, Column.rowID)`.
+  public static var allColumns: AllColumns { AllColumns() }
+}
+
+/// All columns of a table but the ones it names, read from the schema when
+/// the request runs:
+///
+///     // SELECT id, name FROM player (when player has id, name, photo)
+///     let request = Player.select(.allColumns(excluding: ["photo"]))
+///
+/// Names compare without regard to case, as SQLite compares them.
+public struct AllColumnsExcluding: SQLSelectable, Sendable {
+  let excludedColumns: Set<String>
+
+  /// All columns but those named in `excludedColumns`.
+  public init(_ excludedColumns: some Collection<String>) {
+    self.excludedColumns = Set(excludedColumns.map { $0.lowercased() })
+  }
+
+  public var sqlSelection: SQLSelection { SQLSelection(impl: .allColumnsExcluding(nil, excludedColumns)) }
+}
+
+extension SQLSelectable where Self == AllColumnsExcluding {
+  /// All columns but the named ones: `.allColumns(excluding: ["photo"])`.
+  public static func allColumns(excluding excludedColumns: some Collection<String>) -> Self {
+    AllColumnsExcluding(excludedColumns)
+  }
+
+  /// All columns but the given ones: `.allColumns(excluding: [Columns.photo])`.
+  public static func allColumns(excluding excludedColumns: some Collection<any ColumnExpression>) -> Self {
+    AllColumnsExcluding(excludedColumns.map(\.name))
+  }
 }
 
 extension SQLExpression: SQLSelectable {

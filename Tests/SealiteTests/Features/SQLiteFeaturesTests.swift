@@ -124,7 +124,7 @@ struct SQLiteFeaturesCapabilityTests {
   static let sqlCapabilities: [SQLiteFeatures.Capability] = [
     .upsert, .returning, .windowFunctions, .jsonFunctions, .jsonArrowOperators, .jsonb, .fts4, .fts5,
     .mathFunctions, .renameColumn, .dropColumn, .strictTables, .generatedColumns, .tableXInfo, .vacuumInto,
-    .nullsOrdering,
+    .nullsOrdering, .aggregateFilter, .aggregateOrderBy,
   ]
 
   /// Capabilities that need a compile option (a module) as well as a version.
@@ -349,6 +349,18 @@ struct SQLiteFeaturesCapabilityTests {
       let values = try Int?.fetchAll(
         db, sql: "SELECT x FROM (SELECT NULL AS x UNION ALL SELECT 1) ORDER BY x NULLS LAST")
       try check(values == [1, nil])
+    case .aggregateFilter:
+      let count = try Int.fetchOne(
+        db,
+        sql: "SELECT count(x) FILTER (WHERE x > 1) FROM (SELECT 1 AS x UNION ALL SELECT 2 UNION ALL SELECT 3)"
+      )
+      try check(count == 2)
+    case .aggregateOrderBy:
+      let text = try String.fetchOne(
+        db, sql: "SELECT group_concat(x, '') FROM (SELECT 'a' AS x UNION ALL SELECT 'b')")
+      let ordered = try String.fetchOne(
+        db, sql: "SELECT group_concat(x, '' ORDER BY x DESC) FROM (SELECT 'a' AS x UNION ALL SELECT 'b')")
+      try check(text != nil && ordered == "ba")
     case .generatedColumns:
       try db.execute(sql: "CREATE TABLE gc(x INTEGER, y INTEGER AS (x * 2)); INSERT INTO gc(x) VALUES (21)")
       try check(try Int.fetchOne(db, sql: "SELECT y FROM gc") == 42)
