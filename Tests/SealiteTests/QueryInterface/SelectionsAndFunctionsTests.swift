@@ -88,9 +88,13 @@ struct SelectionsAndFunctionsTests {
         ], as: Row.self
       ).fetchOne(db)
       #expect(values == ["or": 7, "shifted": 24, "halved": 3, "complement": -7, "and": 0])
+      // swift-format-ignore: NoAssignmentInExpressions
       try Player.updateAll(db, Column("flags") |= 8)
+      // swift-format-ignore: NoAssignmentInExpressions
       try Player.filter(id: 1).updateAll(db, Column("flags") &= 8)
+      // swift-format-ignore: NoAssignmentInExpressions
       try Player.filter(id: 2).updateAll(db, Column("flags") <<= 1)
+      // swift-format-ignore: NoAssignmentInExpressions
       try Player.filter(id: 3).updateAll(db, Column("flags") >>= 2)
       #expect(try Player.order(\.id).select(\.flags, as: Int.self).fetchAll(db) == [8, 22, 3])
       let joined = [Column("flags"), 1.databaseValue.sqlExpression].joined(operator: .bitwiseOr)
