@@ -41,6 +41,8 @@ public protocol TableRecord {
 }
 
 extension TableRecord where DatabaseComponents == Columns.Type {
+  /// The record's `Columns` type, given to the closures of the query
+  /// interface: `$0.score` is `Columns.score`.
   public static var databaseComponents: DatabaseComponents { Columns.self }
 }
 
