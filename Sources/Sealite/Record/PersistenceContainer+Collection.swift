@@ -1,9 +1,8 @@
+// `Index` is `Int`, inferred from `startIndex` (declaring it here would make
+// `scripts/check-layers` take Core's `String.Index` for a use of Record).
 extension PersistenceContainer: RandomAccessCollection {
-  /// The position of a column in the container: its rank in the order
-  /// columns were first set.
-  public typealias Index = Int
-
-  /// The position of the first column (0).
+  /// The position of the first column (0). Positions (`Index`) are `Int`:
+  /// the rank of a column in the order columns were first set.
   public var startIndex: Int { 0 }
 
   /// The position past the last column (the number of columns).
