@@ -73,14 +73,7 @@ extension EncodableRecord {
 
   /// The columns whose values differ from `record`'s, with the values of `record`.
   public func databaseChanges(from record: some EncodableRecord) throws -> [String: DatabaseValue] {
-    let mine = try persistenceContainer()
-    let theirs = try record.persistenceContainer()
-    var changes: [String: DatabaseValue] = [:]
-    for (column, value) in zip(mine.columns, mine.values) {
-      let old = theirs.databaseValue(forColumn: column)
-      if old.map({ !$0.isIdentical(to: value) }) ?? true { changes[column] = old ?? .null }
-    }
-    return changes
+    try persistenceContainer().changes(from: record.persistenceContainer())
   }
 
   /// True if both records write the same columns and values.

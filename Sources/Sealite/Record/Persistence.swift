@@ -42,11 +42,13 @@ extension MutablePersistableRecord {
     returning: [SQLSelection]? = nil
   ) throws -> (success: InsertionSuccess, row: Row?, ignored: Bool) {
     let resolution = onConflict ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
-    let (statement, primaryKey) = try insertStatement(
+    let (statement, primaryKey, returningArguments) = try insertStatement(
       db, columns: container.columns, resolution: resolution, returning: returning)
     var returnedRow: Row?
     if returning != nil {
-      returnedRow = try Row.fetchOne(statement, arguments: StatementArguments(container.valuesForBinding))
+      // The values of the columns, then those of the RETURNING clause.
+      let arguments = StatementArguments(container.valuesForBinding) + returningArguments
+      returnedRow = try Row.fetchOne(statement, arguments: arguments)
     } else {
       // The statement has exactly one placeholder per column, in order.
       try statement.executeBinding(container.values)
@@ -78,17 +80,18 @@ extension MutablePersistableRecord {
     )
   }
 
-  /// The INSERT statement for these columns, and the table's primary key,
-  /// remembered per connection until the schema changes: building the SQL and
-  /// reading the schema once, not once per record.
+  /// The INSERT statement for these columns, the table's primary key, and
+  /// the arguments of the RETURNING clause (values a selection binds). Without
+  /// RETURNING, remembered per connection until the schema changes: building
+  /// the SQL and reading the schema once, not once per record.
   private func insertStatement(
     _ db: Database, columns: [String], resolution: Database.ConflictResolution, returning: [SQLSelection]?
-  ) throws -> (Statement, RecordPrimaryKey) {
+  ) throws -> (Statement, RecordPrimaryKey, StatementArguments) {
     let key = RecordStatementKey(
       table: Self.databaseTableName, columns: columns, resolution: resolution.rawValue)
     let cache = db.state(for: RecordStatementCache.self)
     if returning == nil, let cached = cache.insertStatements[key] {
-      return (cached.statement, cached.primaryKey)
+      return (cached.statement, cached.primaryKey, StatementArguments())
     }
     let table = Self.databaseTableName.quotedDatabaseIdentifier
     var sql = "INSERT \(Self.conflictClause(resolution))INTO \(table)"
@@ -99,14 +102,16 @@ extension MutablePersistableRecord {
       let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
       sql += " (\(columnList)) VALUES (\(placeholders))"
     }
+    var returningArguments = StatementArguments()
     if let returning {
       let context = SQLGenerationContext(db: db)
       sql += " RETURNING " + (try returning.map { try $0.sql(context) }.joined(separator: ", "))
+      returningArguments = context.arguments ?? StatementArguments()
     }
     let statement = try db.cachedStatement(sql: sql)
     let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
     if returning == nil { cache.insertStatements[key] = (statement, primaryKey) }
-    return (statement, primaryKey)
+    return (statement, primaryKey, returningArguments)
   }
 
   /// Runs the UPDATE of the record's columns that are in `columns`, but not
@@ -147,7 +152,9 @@ extension MutablePersistableRecord {
     if let returning {
       let context = SQLGenerationContext(db: db)
       sql += " RETURNING " + (try returning.map { try $0.sql(context) }.joined(separator: ", "))
-      returnedRow = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
+      // The SET and WHERE values, then those of the RETURNING clause.
+      let allArguments = StatementArguments(arguments) + (context.arguments ?? StatementArguments())
+      returnedRow = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: allArguments)
       if returnedRow == nil {
         throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key.dictionary)
       }

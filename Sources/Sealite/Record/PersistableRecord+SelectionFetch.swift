@@ -1,0 +1,245 @@
+// The …AndFetch methods that take a selection and a `fetch` closure, and
+// updateChangesAndFetch. They write through the same actions as the other
+// …AndFetch methods (RETURNING where the linked SQLite has it and the table
+// has no trigger, else the statement and a read of the stored row in one
+// savepoint), then hand `fetch` a statement that yields the stored row.
+
+extension Database {
+  /// A statement that yields `row` (its columns, names and values), for the
+  /// `fetch` closure of a selection …AndFetch method.
+  func statementYielding(_ row: Row) throws -> Statement {
+    let columns = row.columnNames.map { "? AS \($0.quotedDatabaseIdentifier)" }
+    let statement = try cachedStatement(sql: "SELECT " + columns.joined(separator: ", "))
+    try statement.setArguments(StatementArguments(row.databaseValues))
+    return statement
+  }
+}
+
+extension MutablePersistableRecord {
+  /// Inserts the record, and returns what `fetch` reads from a statement that
+  /// yields the stored values of `selection`.
+  ///
+  ///     var player = Player(name: "Arthur")
+  ///     let score = try player.insertAndFetch(db, selection: [Column("score")]) { statement in
+  ///       try Int.fetchOne(statement)!
+  ///     }
+  ///
+  /// Values set by defaults, triggers or generated columns are included. An
+  /// insert ignored by `onConflict: .ignore` throws
+  /// ``RecordError/recordNotFound(databaseTableName:key:)``.
+  ///
+  /// - parameters:
+  ///   - db: the connection to write with.
+  ///   - conflictResolution: the conflict resolution (default: the record's
+  ///     ``MutablePersistableRecord/persistenceConflictPolicy``).
+  ///   - selection: the columns or expressions to read; not empty.
+  ///   - fetch: reads the result from the statement.
+  public mutating func insertAndFetch<T>(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+    selection: [any SQLSelectable], fetch: (Statement) throws -> T
+  ) throws -> T {
+    precondition(!selection.isEmpty, "Invalid empty selection")
+    let outcome = try insertWithCallbacks(db, onConflict: conflictResolution, selection: selection)
+    return try fetch(db.statementYielding(outcome.row ?? Row()))
+  }
+
+  /// Inserts the record, and returns what `fetch` reads from a statement that
+  /// yields the stored values of the selection `select` builds from the
+  /// record's ``TableRecord/databaseComponents``.
+  ///
+  ///     var player = Player(name: "Arthur")
+  ///     let score = try player.insertAndFetch(db, fetch: { try Int.fetchOne($0)! }) {
+  ///       [$0.score]
+  ///     }
+  ///
+  /// See ``insertAndFetch(_:onConflict:selection:fetch:)``.
+  public mutating func insertAndFetch<T>(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+    fetch: (Statement) throws -> T, select: (DatabaseComponents) throws -> [any SQLSelectable]
+  ) throws -> T {
+    try insertAndFetch(
+      db, onConflict: conflictResolution, selection: select(Self.databaseComponents), fetch: fetch)
+  }
+
+  /// Saves the record (updates it if a row has its primary key, inserts it
+  /// otherwise), and returns what `fetch` reads from a statement that yields
+  /// the stored values of `selection`.
+  ///
+  ///     let score = try player.saveAndFetch(db, selection: [Column("score")]) {
+  ///       try Int.fetchOne($0)!
+  ///     }
+  public mutating func saveAndFetch<T>(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+    selection: [any SQLSelectable], fetch: (Statement) throws -> T
+  ) throws -> T {
+    precondition(!selection.isEmpty, "Invalid empty selection")
+    let outcome = try saveWithCallbacks(db, onConflict: conflictResolution, selection: selection)
+    return try fetch(db.statementYielding(outcome.row ?? Row()))
+  }
+
+  /// Updates every column of the table that the record encodes, and returns
+  /// what `fetch` reads from a statement that yields the stored values of
+  /// `selection`. Throws ``RecordError/recordNotFound(databaseTableName:key:)``
+  /// if no row has the record's primary key.
+  ///
+  ///     let score = try player.updateAndFetch(db, selection: [Column("score")]) {
+  ///       try Int.fetchOne($0)!
+  ///     }
+  public func updateAndFetch<T>(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+    selection: [any SQLSelectable], fetch: (Statement) throws -> T
+  ) throws -> T {
+    try updateAndFetch(
+      db, onConflict: conflictResolution, updating: tableColumns(db), selection: selection, fetch: fetch)
+  }
+
+  /// Updates the given columns only, and returns what `fetch` reads from a
+  /// statement that yields the stored values of `selection`.
+  ///
+  ///     let score = try player.updateAndFetch(
+  ///       db, columns: ["name"], selection: [Column("score")]
+  ///     ) { try Int.fetchOne($0)! }
+  public func updateAndFetch<T>(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+    columns: some Collection<String>, selection: [any SQLSelectable], fetch: (Statement) throws -> T
+  ) throws -> T {
+    try updateAndFetch(
+      db, onConflict: conflictResolution, updating: Set(columns), selection: selection, fetch: fetch)
+  }
+
+  /// Updates the given columns only, and returns what `fetch` reads from a
+  /// statement that yields the stored values of `selection`.
+  ///
+  ///     let score = try player.updateAndFetch(
+  ///       db, columns: [Column("name")], selection: [Column("score")]
+  ///     ) { try Int.fetchOne($0)! }
+  public func updateAndFetch<T>(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+    columns: some Collection<some ColumnExpression>, selection: [any SQLSelectable],
+    fetch: (Statement) throws -> T
+  ) throws -> T {
+    try updateAndFetch(
+      db, onConflict: conflictResolution, updating: Set(columns.map { $0.name }), selection: selection,
+      fetch: fetch)
+  }
+
+  private func updateAndFetch<T>(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
+    updating columns: Set<String>,
+    selection: [any SQLSelectable], fetch: (Statement) throws -> T
+  ) throws -> T {
+    precondition(!selection.isEmpty, "Invalid empty selection")
+    let outcome = try updateWithCallbacks(
+      db, onConflict: conflictResolution, columns: columns, selection: selection)
+    return try fetch(db.statementYielding(outcome.row ?? Row()))
+  }
+
+  /// Modifies the record, then updates only the columns that changed and
+  /// returns what `fetch` reads from a statement that yields the stored
+  /// values of `selection`. When nothing changed, runs no statement, does
+  /// not call `fetch`, and returns nil.
+  ///
+  ///     let score = try player.updateChangesAndFetch(
+  ///       db, selection: [Column("score")], fetch: { try Int.fetchOne($0)! }
+  ///     ) {
+  ///       $0.name = "Barbara"
+  ///     }
+  public mutating func updateChangesAndFetch<T>(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+    selection: [any SQLSelectable], fetch: (Statement) throws -> T, modify: (inout Self) throws -> Void
+  ) throws -> T? {
+    guard let changed = try changedColumns(modify: modify) else { return nil }
+    return try updateAndFetch(
+      db, onConflict: conflictResolution, updating: changed, selection: selection, fetch: fetch)
+  }
+
+  /// Modifies the record, then updates only the columns that changed and
+  /// returns the row as stored, decoded as `type`. When nothing changed, runs
+  /// no statement and returns nil.
+  ///
+  ///     let stored = try player.updateChangesAndFetch(db, as: PlayerInfo.self) {
+  ///       $0.score += 10
+  ///     }
+  public mutating func updateChangesAndFetch<T: FetchableRecord & TableRecord>(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type,
+    modify: (inout Self) throws -> Void
+  ) throws -> T? {
+    guard let changed = try changedColumns(modify: modify) else { return nil }
+    let outcome = try updateWithCallbacks(
+      db, onConflict: conflictResolution, columns: changed, selection: T.databaseSelection)
+    return try T(row: outcome.row ?? Row())
+  }
+
+  /// Applies `modify`; the columns whose values it changed, or nil if none.
+  private mutating func changedColumns(modify: (inout Self) throws -> Void) throws -> Set<String>? {
+    let changes = try databaseChanges(modify: modify)
+    return changes.isEmpty ? nil : Set(changes.keys)
+  }
+}
+
+extension MutablePersistableRecord where Self: FetchableRecord {
+  /// Modifies the record, then updates only the columns that changed and
+  /// returns the record as stored (defaults, triggers and generated columns
+  /// included). When nothing changed, runs no statement and returns nil.
+  ///
+  ///     if let stored = try player.updateChangesAndFetch(db, modify: { $0.score += 10 }) {
+  ///       print(stored.updatedAt)
+  ///     }
+  public mutating func updateChangesAndFetch(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+    modify: (inout Self) throws -> Void
+  ) throws -> Self? {
+    try updateChangesAndFetch(db, onConflict: conflictResolution, as: Self.self, modify: modify)
+  }
+}
+
+extension PersistableRecord {
+  /// Inserts the record, and returns what `fetch` reads from a statement that
+  /// yields the stored values of `selection`. See
+  /// ``MutablePersistableRecord/insertAndFetch(_:onConflict:selection:fetch:)``.
+  ///
+  ///     let createdAt = try event.insertAndFetch(db, selection: [Column("createdAt")]) {
+  ///       try Date.fetchOne($0)!
+  ///     }
+  public func insertAndFetch<T>(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+    selection: [any SQLSelectable], fetch: (Statement) throws -> T
+  ) throws -> T {
+    precondition(!selection.isEmpty, "Invalid empty selection")
+    var copy = self
+    let outcome = try copy.insertWithCallbacks(db, onConflict: conflictResolution, selection: selection)
+    return try fetch(db.statementYielding(outcome.row ?? Row()))
+  }
+
+  /// Inserts the record, and returns what `fetch` reads from a statement that
+  /// yields the stored values of the selection `select` builds from the
+  /// record's ``TableRecord/databaseComponents``.
+  ///
+  ///     let createdAt = try event.insertAndFetch(db, fetch: { try Date.fetchOne($0)! }) {
+  ///       [$0.createdAt]
+  ///     }
+  public func insertAndFetch<T>(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+    fetch: (Statement) throws -> T, select: (DatabaseComponents) throws -> [any SQLSelectable]
+  ) throws -> T {
+    try insertAndFetch(
+      db, onConflict: conflictResolution, selection: select(Self.databaseComponents), fetch: fetch)
+  }
+
+  /// Saves the record, and returns what `fetch` reads from a statement that
+  /// yields the stored values of `selection`. See
+  /// ``MutablePersistableRecord/saveAndFetch(_:onConflict:selection:fetch:)``.
+  ///
+  ///     let createdAt = try event.saveAndFetch(db, selection: [Column("createdAt")]) {
+  ///       try Date.fetchOne($0)!
+  ///     }
+  public func saveAndFetch<T>(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+    selection: [any SQLSelectable], fetch: (Statement) throws -> T
+  ) throws -> T {
+    precondition(!selection.isEmpty, "Invalid empty selection")
+    var copy = self
+    let outcome = try copy.saveWithCallbacks(db, onConflict: conflictResolution, selection: selection)
+    return try fetch(db.statementYielding(outcome.row ?? Row()))
+  }
+}
