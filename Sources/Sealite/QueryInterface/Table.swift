@@ -42,7 +42,9 @@ public struct Table<RowDecoder>: Sendable {
     all().select(selection)
   }
   /// The given columns or expressions, fetched as `type`.
-  public func select<T>(_ selection: any SQLSelectable..., as type: T.Type) -> QueryInterfaceRequest<T> {
+  public func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self) -> QueryInterfaceRequest<
+    T
+  > {
     all().select(selection, as: type)
   }
   /// All columns plus the given ones.
@@ -152,7 +154,7 @@ extension Table {
   public func select(literal: SQL) -> QueryInterfaceRequest<RowDecoder> { all().select(literal: literal) }
 
   /// Selects an SQL literal, fetched as `type`.
-  public func select<T>(literal: SQL, as type: T.Type) -> QueryInterfaceRequest<T> {
+  public func select<T>(literal: SQL, as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
     all().select(literal: literal, as: type)
   }
 }

@@ -274,4 +274,31 @@ struct RequestProtocolsTests {
       #expect(best == "Reds")
     }
   }
+
+  @Test("Table builds the same requests as record types: keys, ids, associations, aliases")
+  func tableRequests() throws {
+    let directory = TemporaryDirectory()
+    let writer = try makeDatabase(.queue, directory)
+    try writer.write { db in
+      let players = Table<Player>("player")
+      #expect(try players.orderByPrimaryKey().reversed().selectID().fetchAll(db) == [5, 4, 3, 2, 1])
+      #expect(try players.selectPrimaryKey(as: Int64.self).filter(sql: "score > 250").fetchAll(db) == [2])
+      #expect(try Table("player").select(sql: "MAX(score)", as: Int.self).fetchOne(db) == 300)
+      #expect(try players.exists(db, id: 4))
+      #expect(try !players.exists(db, id: 9))
+      let teams = Table<Team>("team")
+      let withPlayers = try teams.including(all: Team.players.orderByPrimaryKey()).orderByPrimaryKey()
+        .asRequest(of: TeamWithPlayers.self).fetchAll(db)
+      #expect(withPlayers.map { $0.players.count } == [2, 2, 0])
+      #expect(try teams.joining(required: Team.players).distinct().fetchCount(db) == 2)
+      #expect(try teams.joining(optional: Team.players).fetchCount(db) == 5)
+      #expect(try players.including(required: Player.team).fetchCount(db) == 4)
+      #expect(try players.including(optional: Player.team).fetchCount(db) == 5)
+      let alias = TableAlias(name: "t")
+      #expect(try teams.aliased(alias).filter(alias[Column("name")] == "Blues").fetchOne(db)?.id == 2)
+      #expect(try players.deleteOne(db, id: 5))
+      #expect(try players.deleteAll(db, ids: [1, 2, 9]) == 2)
+      #expect(try players.fetchCount(db) == 2)
+    }
+  }
 }
