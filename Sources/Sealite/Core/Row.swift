@@ -402,10 +402,17 @@ extension Row {
 
 // MARK: - Collection of (column name, value) pairs
 
-/// A position in a ``Row``.
-public struct RowIndex: Comparable, Hashable, Sendable {
+/// A position in a ``Row``: positions are strideable, so that
+/// `row.index(row.startIndex, offsetBy: 2)` and `distance(to:)` count columns.
+public struct RowIndex: Strideable, Hashable, Sendable {
   let index: Int
   public static func < (lhs: RowIndex, rhs: RowIndex) -> Bool { lhs.index < rhs.index }
+
+  /// The number of columns from this position to `other`.
+  public func distance(to other: RowIndex) -> Int { other.index - index }
+
+  /// The position `n` columns after this one (before it, if `n` is negative).
+  public func advanced(by n: Int) -> RowIndex { RowIndex(index: index + n) }
 }
 
 extension Row: RandomAccessCollection {
