@@ -36,7 +36,13 @@ public final class DatabaseSnapshot: DatabaseSnapshotReader {
   /// The path of the database file.
   public let path: String
 
-  init(path: String, configuration: Configuration, label: String) throws {
+  /// - parameter openSnapshot: called inside the read transaction, before its
+  ///   first read, to choose the state it reads (`sqlite3_snapshot_open`);
+  ///   nil for the state committed last.
+  init(
+    path: String, configuration: Configuration, label: String,
+    openSnapshot: ((Database) throws -> Void)? = nil
+  ) throws {
     var configuration = configuration
     configuration.readonly = true
     configuration.maximumReaderCount = 1
@@ -50,6 +56,7 @@ public final class DatabaseSnapshot: DatabaseSnapshotReader {
     reader = try SerializedDatabase(path: path, configuration: configuration, readOnly: true, label: label)
     try reader.sync { db in
       try db.beginTransaction(.deferred)
+      try openSnapshot?(db)
       // A deferred transaction takes its snapshot at its first read: now.
       _ = try db.cachedStatement(sql: "SELECT rootpage FROM sqlite_master LIMIT 1").execute()
     }

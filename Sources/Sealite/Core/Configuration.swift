@@ -6,6 +6,20 @@ public enum BusyMode: Sendable {
   case immediateError
   /// Retry for up to this many seconds (SQLite's busy timeout: it sleeps, never spins).
   case timeout(TimeInterval)
+  /// Ask the callback, each time the database is found locked, whether to
+  /// try again (`true`) or fail with `SQLITE_BUSY` (`false`); it is given the
+  /// number of times it was already called for this lock
+  /// (`sqlite3_busy_handler`). The callback decides how long to wait before
+  /// it returns:
+  ///
+  ///     config.busyMode = .callback { numberOfTries in
+  ///       guard numberOfTries < 20 else { return false }
+  ///       usleep(10_000)
+  ///       return true
+  ///     }
+  ///
+  /// It runs on the connection's thread, while a statement waits.
+  case callback(Database.BusyCallback)
 }
 
 /// The journal mode of a ``DatabaseQueue``. A ``DatabasePool`` always uses WAL.
@@ -36,6 +50,13 @@ public enum TransactionCompletion: Sendable {
 }
 
 extension Database {
+  /// How a connection waits for locks, where GRDB spells it.
+  public typealias BusyMode = Sealite.BusyMode
+
+  /// The callback of ``BusyMode/callback(_:)``: given the number of times it
+  /// was already called for the current lock, it returns whether to try again.
+  public typealias BusyCallback = @Sendable (_ numberOfTries: Int) -> Bool
+
   /// What to do at the end of ``Database/inTransaction(_:_:)`` and
   /// ``Database/inSavepoint(_:)``, where GRDB spells it.
   public typealias TransactionCompletion = Sealite.TransactionCompletion
@@ -205,6 +226,23 @@ public struct Configuration: Sendable {
   /// default, or a clock of the program's (tests give a fixed date).
   public var transactionClock: any TransactionClock = .default
 
+  /// What the program knows of the schema that SQLite does not say, such as
+  /// the primary key of a view; nil (the default) for SQLite's schema alone.
+  /// See ``DatabaseSchemaSource``; ``Database/withSchemaSource(_:execute:)``
+  /// changes it for the statements of a closure.
+  public var schemaSource: (any DatabaseSchemaSource)?
+
+  /// Whether the queue or pool suspends its writes when
+  /// ``Database/suspendNotification`` is posted, and resumes them on
+  /// ``Database/resumeNotification``. Default false.
+  ///
+  /// A suspended database does not take locks it could keep: statements that
+  /// would write (or read, outside of WAL mode) throw a ``DatabaseError`` of
+  /// code `SQLITE_ABORT` after the current transaction is rolled back, and a
+  /// statement that runs when the notification is posted is interrupted.
+  /// Reads of a WAL database keep working.
+  public var observesSuspensionNotifications = false
+
   /// Creates the default configuration.
   public init() {}
 
@@ -213,4 +251,9 @@ public struct Configuration: Sendable {
   public mutating func prepareDatabase(_ setup: @escaping @Sendable (Database) throws -> Void) {
     preparations.append(setup)
   }
+}
+
+extension Configuration {
+  /// The journal mode of a queue, where GRDB spells it.
+  public typealias JournalModeConfiguration = Sealite.JournalModeConfiguration
 }

@@ -56,6 +56,9 @@ public final class Database {
   let liveStatements = CloseCheck.StatementCount()
   /// True once a statement wrote rows or schema on this connection.
   var hasWrittenContent = false
+  /// The suspension of a writable connection whose configuration observes
+  /// ``suspendNotification``; nil otherwise.
+  private(set) var suspension: DatabaseSuspension?
 
   /// Opens a connection. The connection is not usable until ``setUp()`` ran.
   init(path: String, description: String, configuration: Configuration, readOnly: Bool) throws {
@@ -91,6 +94,9 @@ public final class Database {
       connection, configuration.acceptsDoubleQuotedStringLiterals ? 1 : 0)
     authorizationRecorder.install(on: connection)
     addBuiltInFunctionsAndCollations()
+    if configuration.observesSuspensionNotifications, !isReadOnlyConnection {
+      suspension = DatabaseSuspension(interruptHandle: interruptHandle)
+    }
   }
 
   deinit {
@@ -103,6 +109,7 @@ public final class Database {
     guard let connection = sqliteConnection else { return }
     assert(currentAccess == nil, "a connection closes outside any access")
     for state in connectionStates.all { state.connectionWillClose() }
+    suspension?.connectionWillClose()
     statementCache.removeAll()
     tracer = nil
     connectionStates.removeAll()
@@ -165,6 +172,7 @@ public final class Database {
   func willExecute(_ statement: Statement, restriction: RowIDRestriction? = nil) throws -> AnyObject? {
     _ = try requireAccess(sql: statement.sql)
     try checkCancellation(before: statement)
+    try checkSuspension(before: statement)
     guard let executionObserver else { return nil }
     return try executionObserver.statementWillExecute(statement, restriction: restriction)
   }

@@ -78,6 +78,8 @@ extension Database {
       sqlite3_busy_timeout(connection, 0)
     case .timeout(let seconds):
       sqlite3_busy_timeout(connection, CInt(min(max(seconds, 0) * 1000, Double(CInt.max))))
+    case .callback(let callback):
+      try setBusyCallback(callback)
     }
   }
 }

@@ -48,7 +48,10 @@ public struct DatabaseMigrator: Sendable {
 
     var identifier: String
     var foreignKeyMode: ForeignKeyMode
-    var migrate: @Sendable (Database) throws -> Void
+    /// The migrations of an older version of the app that this one replaces.
+    var mergedIdentifiers: Set<String>
+    /// Given the merged migrations that the database had applied.
+    var migrate: @Sendable (Database, Set<String>) throws -> Void
   }
 
   /// Development only: when true, ``migrate(_:)`` erases the database and
@@ -96,6 +99,36 @@ public struct DatabaseMigrator: Sendable {
     _ identifier: String, foreignKeyChecks: ForeignKeyChecks = .deferred,
     migrate: @escaping @Sendable (Database) throws -> Void
   ) {
+    registerMigration(identifier, foreignKeyChecks: foreignKeyChecks, merging: []) { db, _ in try migrate(db)
+    }
+  }
+
+  /// Registers a migration that merges and replaces migrations of an older
+  /// version of the app, to run after those registered before it.
+  ///
+  /// The closure is given the merged migrations that the database had
+  /// already applied, so that it does only what remains. After it ran, the
+  /// database records this migration alone; a database that had applied it
+  /// already just forgets the merged identifiers.
+  ///
+  ///     // Old app: "v1", "v2" and "v3". New app: "v3" merges "v1" and "v2".
+  ///     migrator.registerMigration("v3", merging: ["v1", "v2"]) { db, appliedIDs in
+  ///       if !appliedIDs.contains("v1") {
+  ///         // create the schema of v1
+  ///       }
+  ///       if !appliedIDs.contains("v2") {
+  ///         // change it as v2 did
+  ///       }
+  ///       // change it as v3 does
+  ///     }
+  ///
+  /// Do not give the merged migration the identifier of one of the first
+  /// migrations it merges: a database that applied that one would not run it.
+  public mutating func registerMigration(
+    _ identifier: String, foreignKeyChecks: ForeignKeyChecks = .deferred,
+    merging mergedIdentifiers: Set<String> = [],
+    migrate: @escaping @Sendable (_ db: Database, _ appliedIdentifiers: Set<String>) throws -> Void
+  ) {
     if steps.contains(where: { $0.identifier == identifier }) {
       duplicateIdentifiers.append(identifier)
       return
@@ -105,7 +138,9 @@ public struct DatabaseMigrator: Sendable {
     case .deferred: mode = defersForeignKeyChecks ? .deferred : .disabled
     case .immediate: mode = .immediate
     }
-    steps.append(Migration(identifier: identifier, foreignKeyMode: mode, migrate: migrate))
+    steps.append(
+      Migration(
+        identifier: identifier, foreignKeyMode: mode, mergedIdentifiers: mergedIdentifiers, migrate: migrate))
   }
 
   /// A migrator whose `.deferred` migrations registered from now on run with
@@ -216,9 +251,28 @@ public struct DatabaseMigrator: Sendable {
         "database is already migrated beyond migration \(targetIdentifier.debugDescription)")
     }
     try createMigrationsTable(db)
-    for migration in steps[...targetIndex] where !applied.contains(migration.identifier) {
-      try run(migration, in: db)
-      applied.insert(migration.identifier)
+    for migration in steps[...targetIndex] {
+      let appliedMerged = migration.mergedIdentifiers.intersection(applied)
+      if !applied.contains(migration.identifier) {
+        try run(migration, in: db, appliedMerged: appliedMerged)
+        applied.insert(migration.identifier)
+        applied.subtract(appliedMerged)
+      } else if !appliedMerged.isEmpty {
+        // Applied under its new identifier, but an older app recorded the
+        // migrations it merges since: forget them.
+        try db.inTransaction(.immediate) {
+          try forget(appliedMerged, in: db)
+          return .commit
+        }
+        applied.subtract(appliedMerged)
+      }
+    }
+  }
+
+  private func forget(_ identifiers: Set<String>, in db: Database) throws {
+    for identifier in identifiers.sorted() {
+      try db.execute(
+        sql: "DELETE FROM \(Self.migrationsTableName) WHERE identifier = ?", arguments: [identifier])
     }
   }
 
@@ -228,9 +282,20 @@ public struct DatabaseMigrator: Sendable {
   }
 
   /// Runs one migration in its own transaction, with its identifier recorded
-  /// in the same transaction: both happen or neither does.
-  private func run(_ migration: Migration, in db: Database) throws {
+  /// (and those it merges forgotten) in the same transaction: all happen or
+  /// nothing does. The schema source is left out: a migration sees the schema
+  /// as SQLite has it, so that it does the same on every database.
+  private func run(_ migration: Migration, in db: Database, appliedMerged: Set<String>) throws {
+    try db.withSchemaSource(nil) {
+      try runWithoutSchemaSource(migration, in: db, appliedMerged: appliedMerged)
+    }
+  }
+
+  private func runWithoutSchemaSource(_ migration: Migration, in db: Database, appliedMerged: Set<String>)
+    throws
+  {
     let record = {
+      try forget(appliedMerged, in: db)
       try db.execute(
         sql: "INSERT INTO \(Self.migrationsTableName) (identifier) VALUES (?)",
         arguments: [migration.identifier])
@@ -241,14 +306,14 @@ public struct DatabaseMigrator: Sendable {
       try db.execute(sql: "PRAGMA foreign_keys = OFF")
       defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
       try db.inTransaction(.immediate) {
-        try migration.migrate(db)
+        try migration.migrate(db, appliedMerged)
         if migration.foreignKeyMode == .deferred { try db.checkForeignKeys() }
         try record()
         return .commit
       }
     } else {
       try db.inTransaction(.immediate) {
-        try migration.migrate(db)
+        try migration.migrate(db, appliedMerged)
         // Deferred constraints (DEFERRABLE INITIALLY DEFERRED) would only fail
         // at commit, with no word on the row: name it now.
         if enforcesForeignKeys { try db.checkForeignKeys() }

@@ -9,7 +9,8 @@ extension TableAlias {
   ///       .filter(!authorAlias.exists)
   ///
   /// It tests the primary key columns of a table (its rowid when it has no
-  /// explicit primary key), and every column of a view.
+  /// explicit primary key), and every column of a view (unless the schema
+  /// source gives the view a primary key).
   public var exists: SQLExpression {
     SQLExpression(
       .dependent(alias) { context, alias in
@@ -17,7 +18,7 @@ extension TableAlias {
           throw DatabaseError.misuse("TableAlias.exists is used outside of a request that joins its table")
         }
         let columns: [String]
-        if try db.viewExists(tableName) {
+        if try db.viewExists(tableName), (try? db.primaryKey(tableName)) == nil {
           columns = try db.columns(in: tableName).map(\.name)
         } else {
           columns = try db.primaryKey(tableName).columns

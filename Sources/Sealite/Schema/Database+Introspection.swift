@@ -73,20 +73,29 @@ extension Database {
   /// The primary key of a table. Throws if the table does not exist.
   ///
   /// A single `INTEGER PRIMARY KEY` column is the rowid in a rowid table, and
-  /// a regular column in a `WITHOUT ROWID` table.
+  /// a regular column in a `WITHOUT ROWID` table. A view has a primary key
+  /// only if the ``Database/schemaSource`` gives it one; otherwise this
+  /// throws "database view … has no primary key".
   ///
   /// - parameter table: the name of the table.
   /// - parameter schemaName: the schema to look in, or nil for every schema
   ///   (see ``columns(in:in:)``).
   public func primaryKey(_ table: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
     try cachedSchemaFact(\.primaryKeys, table, in: schemaName) {
+      if let viewKey = try viewPrimaryKeyFromSchemaSource(table, in: schemaName) { return viewKey }
       let columns = try self.columns(in: table, in: schemaName)
       let keyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted {
         $0.primaryKeyIndex < $1.primaryKeyIndex
       }
       let hasRowID = try !isWithoutRowIDTable(table, in: schemaName)
       guard !keyColumns.isEmpty else {
-        guard try tableExists(table, in: schemaName) else { throw DatabaseError.noSuchTable(table) }
+        guard try tableExists(table, in: schemaName) else {
+          if try viewExists(table, in: schemaName) {
+            throw DatabaseError(
+              resultCode: .SQLITE_ERROR, message: "database view \(table) has no primary key")
+          }
+          throw DatabaseError.noSuchTable(table)
+        }
         return PrimaryKeyInfo(kind: .hiddenRowID)
       }
       let names = keyColumns.map { $0.name }

@@ -72,3 +72,9 @@ public enum GeneratedColumnQualification: Sendable {
   /// Computed when written, and stored.
   case stored
 }
+
+extension ColumnDefinition {
+  /// Whether a generated column is stored or computed when read, where GRDB
+  /// spells it.
+  public typealias GeneratedColumnQualification = Sealite.GeneratedColumnQualification
+}

@@ -1,0 +1,38 @@
+import CSQLCipher
+
+extension Database {
+  /// Installs `callback` as the connection's busy handler
+  /// (``BusyMode/callback(_:)``). SQLite keeps a raw pointer to the holder,
+  /// which the connection's state keeps alive until it closes; installing a
+  /// busy timeout later replaces the handler.
+  func setBusyCallback(_ callback: @escaping BusyCallback) throws {
+    let connection = try self.connection
+    let holder = state(for: BusyCallbackHolder.self)
+    holder.callback = callback
+    holder.connection = connection
+    let context = Unmanaged.passUnretained(holder).toOpaque()
+    sqlite3_busy_handler(
+      connection,
+      { context, count in
+        guard let context else { return 0 }
+        let holder = Unmanaged<BusyCallbackHolder>.fromOpaque(context).takeUnretainedValue()
+        guard let callback = holder.callback else { return 0 }
+        return callback(Int(count)) ? 1 : 0
+      }, context)
+  }
+}
+
+/// The busy callback of a connection, kept alive for SQLite's handler.
+final class BusyCallbackHolder: ConnectionState {
+  var callback: Database.BusyCallback?
+  var connection: SQLiteConnection?
+
+  static func make(for db: Database) -> BusyCallbackHolder { BusyCallbackHolder() }
+
+  func connectionWillClose() {
+    // The holder goes away with the connection's states, while SQLite may
+    // keep the connection (statements still alive): take the handler back.
+    if let connection { sqlite3_busy_handler(connection, nil, nil) }
+    callback = nil
+  }
+}

@@ -1,0 +1,94 @@
+import Dispatch
+import Foundation
+import Sealite
+import Testing
+
+/// The numbers of tries a busy callback was given, from any thread.
+private final class TryLog: @unchecked Sendable {
+  // @unchecked Sendable: every access holds `lock`.
+  private let lock = NSLock()
+  private var tries: [Int] = []
+  func record(_ count: Int) { lock.withLock { tries.append(count) } }
+  var all: [Int] { lock.withLock { tries } }
+}
+
+/// Holds the write lock of the database at `path` on a thread of its own
+/// until `release` is signaled; `held` is signaled once the lock is taken.
+private func holdWriteLock(
+  path: String, configuration: Configuration, held: DispatchSemaphore, release: DispatchSemaphore
+) -> DispatchGroup {
+  let group = DispatchGroup()
+  DispatchQueue.global().async(group: group) {
+    do {
+      let holder = try DatabaseQueue(path: path, configuration: configuration)
+      try holder.writeWithoutTransaction { db in
+        try db.execute(sql: "BEGIN IMMEDIATE TRANSACTION")
+        held.signal()
+        release.wait()
+        try db.execute(sql: "COMMIT")
+      }
+    } catch {
+      Issue.record(error)
+      held.signal()
+    }
+  }
+  return group
+}
+
+@Suite("Busy callback")
+struct BusyCallbackTests {
+  @Test(
+    "A busy callback that returns false makes the statement fail with SQLITE_BUSY", arguments: [false, true])
+  func givingUp(encrypted: Bool) throws {
+    let directory = TemporaryDirectory()
+    let base = encrypted ? rawKeyConfiguration() : Configuration()
+    try DatabaseQueue(path: directory.path(), configuration: base).write { db in
+      try db.execute(sql: "CREATE TABLE t(a)")
+    }
+    let held = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let holder = holdWriteLock(path: directory.path(), configuration: base, held: held, release: release)
+    held.wait()
+    defer {
+      release.signal()
+      holder.wait()
+    }
+    let log = TryLog()
+    var configuration = base
+    configuration.busyMode = .callback { numberOfTries in
+      log.record(numberOfTries)
+      return numberOfTries < 3
+    }
+    let waiter = try DatabaseQueue(path: directory.path(), configuration: configuration)
+    let error = #expect(throws: DatabaseError.self) {
+      try waiter.write { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+    }
+    #expect(error?.resultCode == .SQLITE_BUSY)
+    #expect(log.all == [0, 1, 2, 3])
+  }
+
+  @Test("A busy callback that returns true tries again, until the lock is released")
+  func retrying() throws {
+    let directory = TemporaryDirectory()
+    try DatabaseQueue(path: directory.path()).write { db in try db.execute(sql: "CREATE TABLE t(a)") }
+    let held = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let holder = holdWriteLock(
+      path: directory.path(), configuration: Configuration(), held: held, release: release)
+    held.wait()
+    let log = TryLog()
+    var configuration = Configuration()
+    configuration.busyMode = Database.BusyMode.callback { numberOfTries in
+      log.record(numberOfTries)
+      if numberOfTries == 2 { release.signal() }
+      Thread.sleep(forTimeInterval: 0.01)
+      return true
+    }
+    let waiter = try DatabaseQueue(path: directory.path(), configuration: configuration)
+    try waiter.write { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+    holder.wait()
+    #expect(try waiter.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
+    #expect(log.all.count >= 3)
+    #expect(log.all.prefix(3) == [0, 1, 2])
+  }
+}
