@@ -15,3 +15,10 @@ extension Database {
     case replace = "REPLACE"
   }
 }
+
+extension Database.ConflictResolution {
+  /// The `OR …` words of an INSERT or UPDATE (`UPDATE OR IGNORE "player" …`).
+  /// Empty for ABORT, SQLite's own default, so that statements read as GRDB
+  /// writes them.
+  var orClause: String { self == .abort ? "" : "OR \(rawValue) " }
+}

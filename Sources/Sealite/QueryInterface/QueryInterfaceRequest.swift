@@ -266,18 +266,17 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     return db.changesCount
   }
 
-  /// Updates the rows the request selects; returns how many.
-  @discardableResult
-  public func updateAll(_ db: Database, _ assignments: ColumnAssignment...) throws -> Int {
-    try updateAll(db, assignments)
-  }
-
-  /// Updates the rows the request selects; returns how many.
-  @discardableResult
-  public func updateAll(_ db: Database, _ assignments: [ColumnAssignment]) throws -> Int {
+  /// Updates the rows the request selects with `conflictResolution`, which
+  /// the caller settled: GRDB's default depends on the record type, which
+  /// this layer does not know (see Record/BatchUpdate.swift). Returns how many
+  /// rows changed.
+  func executeUpdate(
+    _ db: Database, conflictResolution: Database.ConflictResolution, _ assignments: [ColumnAssignment]
+  ) throws -> Int {
     guard !assignments.isEmpty else { return 0 }
     let context = SQLGenerationContext(db: db)
-    let sql = try relation.updateSQL(db, context, assignments: assignments)
+    let sql = try relation.updateSQL(
+      db, context, conflictResolution: conflictResolution, assignments: assignments)
     try db.execute(sql: sql, arguments: context.arguments ?? StatementArguments())
     return db.changesCount
   }

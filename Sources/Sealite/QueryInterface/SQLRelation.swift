@@ -234,13 +234,17 @@ struct SQLRelation: Sendable {
     return sql
   }
 
-  /// `UPDATE … SET` of the selected rows.
-  func updateSQL(_ db: Database, _ context: SQLGenerationContext, assignments: [ColumnAssignment]) throws
-    -> String
-  {
-    if hasDeferredEdits { return try resolved(db).updateSQL(db, context, assignments: assignments) }
+  /// `UPDATE [OR …] … SET` of the selected rows.
+  func updateSQL(
+    _ db: Database, _ context: SQLGenerationContext, conflictResolution: Database.ConflictResolution,
+    assignments: [ColumnAssignment]
+  ) throws -> String {
+    if hasDeferredEdits {
+      return try resolved(db).updateSQL(
+        db, context, conflictResolution: conflictResolution, assignments: assignments)
+    }
     let set = try assignments.map { try $0.sql(context) }.joined(separator: ", ")
-    var sql = "UPDATE \(tableName.quotedDatabaseIdentifier) SET \(set)"
+    var sql = "UPDATE \(conflictResolution.orClause)\(tableName.quotedDatabaseIdentifier) SET \(set)"
     if isEmptyByDefinition { return sql + " WHERE 0" }
     if hasJoins || !grouping.isEmpty || limit != nil || isDistinct {
       let key = try rowKeyColumn(db)

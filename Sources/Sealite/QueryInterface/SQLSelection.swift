@@ -39,7 +39,7 @@ public struct SQLSelection: SQLSelectable, Sendable {
   func sql(_ context: SQLGenerationContext) throws -> String {
     switch impl {
     case .allColumns(let alias):
-      if let alias, context.qualifiesColumns {
+      if let alias, context.qualifiesColumns || alias.forcesQualification {
         return context.name(of: alias).quotedDatabaseIdentifier + ".*"
       }
       return "*"

@@ -68,11 +68,6 @@ public struct Table<RowDecoder>: Sendable {
   /// Deletes every row; returns how many.
   @discardableResult
   public func deleteAll(_ db: Database) throws -> Int { try all().deleteAll(db) }
-  /// Updates every row; returns how many.
-  @discardableResult
-  public func updateAll(_ db: Database, _ assignments: ColumnAssignment...) throws -> Int {
-    try all().updateAll(db, assignments)
-  }
 }
 
 extension Table where RowDecoder == Row {

@@ -30,10 +30,6 @@ extension MutablePersistableRecord {
       values: primaryKey.columns.map { ($0, container.databaseValue(forColumn: $0)) })
   }
 
-  static func conflictClause(_ resolution: Database.ConflictResolution) -> String {
-    resolution == .abort ? "" : "OR \(resolution.rawValue) "
-  }
-
   /// Runs the INSERT, optionally with RETURNING; returns the success, the
   /// returned row, if any, and whether `INSERT OR IGNORE` inserted nothing
   /// (the success then holds SQLite's last inserted rowid, as GRDB's does).
@@ -94,7 +90,7 @@ extension MutablePersistableRecord {
       return (cached.statement, cached.primaryKey, StatementArguments())
     }
     let table = Self.databaseTableName.quotedDatabaseIdentifier
-    var sql = "INSERT \(Self.conflictClause(resolution))INTO \(table)"
+    var sql = "INSERT \(resolution.orClause)INTO \(table)"
     if columns.isEmpty {
       sql += " DEFAULT VALUES"
     } else {
@@ -147,7 +143,7 @@ extension MutablePersistableRecord {
       return "\(column.quotedDatabaseIdentifier) = ?"
     }.joined(separator: ", ")
     var sql =
-      "UPDATE \(Self.conflictClause(resolution))\(table) SET \(assignments) WHERE \(key.whereClause(&arguments))"
+      "UPDATE \(resolution.orClause)\(table) SET \(assignments) WHERE \(key.whereClause(&arguments))"
     var returnedRow: Row?
     if let returning {
       let context = SQLGenerationContext(db: db)

@@ -26,3 +26,9 @@ extension Table where RowDecoder: FetchableRecord & Hashable {
   /// The distinct records.
   public func fetchSet(_ db: Database) throws -> Set<RowDecoder> { try all().fetchSet(db) }
 }
+
+extension Table where RowDecoder: TableRecord {
+  /// The columns and other components of the record type the table fetches,
+  /// that closures receive: `Table<Player>("player").updateAll(db) { $0.score.set(to: 0) }`.
+  public typealias DatabaseComponents = RowDecoder.DatabaseComponents
+}

@@ -1,10 +1,10 @@
 // Declaring associations on record types, with GRDB's names and default keys.
 
 extension TableRecord {
-  static func associationRelation<Destination: TableRecord>(_ destination: Destination.Type) -> SQLRelation {
-    SQLRelation(
-      tableName: Destination.databaseTableName,
-      selection: Destination.databaseSelection.map { $0.sqlSelection })
+  /// The relation of an association's destination record type: its table,
+  /// and the columns the record selects.
+  static var associationDestination: SQLRelation {
+    SQLRelation(tableName: databaseTableName, selection: databaseSelection.map { $0.sqlSelection })
   }
 
   /// An association to the row this record refers to: this record's table
@@ -14,11 +14,8 @@ extension TableRecord {
   ) -> BelongsToAssociation<Self, Destination> {
     BelongsToAssociation(
       sqlAssociation: SQLAssociation(
-        steps: [
-          .init(
-            kind: .belongsTo, originTable: databaseTableName, relation: associationRelation(destination),
-            foreignKey: foreignKey)
-        ], key: key.map { .fixed($0) } ?? .inflected(Destination.databaseTableName)))
+        .belongsTo, from: databaseTableName, to: Destination.associationDestination, key: key,
+        using: foreignKey))
   }
 
   /// An association to the one row that refers to this record. Its key
@@ -28,11 +25,8 @@ extension TableRecord {
   ) -> HasOneAssociation<Self, Destination> {
     HasOneAssociation(
       sqlAssociation: SQLAssociation(
-        steps: [
-          .init(
-            kind: .hasOne, originTable: databaseTableName, relation: associationRelation(destination),
-            foreignKey: foreignKey)
-        ], key: key.map { .fixed($0) } ?? .inflected(Destination.databaseTableName)))
+        .hasOne, from: databaseTableName, to: Destination.associationDestination, key: key,
+        using: foreignKey))
   }
 
   /// An association to the rows that refer to this record. Its key defaults
@@ -42,11 +36,8 @@ extension TableRecord {
   ) -> HasManyAssociation<Self, Destination> {
     HasManyAssociation(
       sqlAssociation: SQLAssociation(
-        steps: [
-          .init(
-            kind: .hasMany, originTable: databaseTableName, relation: associationRelation(destination),
-            foreignKey: foreignKey)
-        ], key: key.map { .fixed($0) } ?? .inflected(Destination.databaseTableName)))
+        .hasMany, from: databaseTableName, to: Destination.associationDestination, key: key,
+        using: foreignKey))
   }
 
   /// An association to many rows reached through another association:
@@ -58,10 +49,7 @@ extension TableRecord {
   ) -> HasManyThroughAssociation<Self, Target.RowDecoder>
   where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder {
     HasManyThroughAssociation(
-      sqlAssociation: SQLAssociation(
-        steps: pivot.sqlAssociation.steps + target.sqlAssociation.steps,
-        key: key.map { .fixed($0) } ?? target.sqlAssociation.key
-      ))
+      sqlAssociation: SQLAssociation(through: pivot.sqlAssociation, using: target.sqlAssociation, key: key))
   }
 
   /// An association to one row reached through to-one associations.
@@ -70,9 +58,6 @@ extension TableRecord {
   ) -> HasOneThroughAssociation<Self, Target.RowDecoder>
   where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder {
     HasOneThroughAssociation(
-      sqlAssociation: SQLAssociation(
-        steps: pivot.sqlAssociation.steps + target.sqlAssociation.steps,
-        key: key.map { .fixed($0) } ?? target.sqlAssociation.key
-      ))
+      sqlAssociation: SQLAssociation(through: pivot.sqlAssociation, using: target.sqlAssociation, key: key))
   }
 }

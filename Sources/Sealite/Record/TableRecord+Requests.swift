@@ -113,18 +113,6 @@ extension TableRecord {
   /// Deletes every row of the table; returns how many.
   @discardableResult
   public static func deleteAll(_ db: Database) throws -> Int { try all().deleteAll(db) }
-
-  /// Updates every row of the table; returns how many.
-  @discardableResult
-  public static func updateAll(_ db: Database, _ assignments: ColumnAssignment...) throws -> Int {
-    try all().updateAll(db, assignments)
-  }
-
-  /// Updates every row of the table; returns how many.
-  @discardableResult
-  public static func updateAll(_ db: Database, _ assignments: [ColumnAssignment]) throws -> Int {
-    try all().updateAll(db, assignments)
-  }
 }
 
 // MARK: - Keys

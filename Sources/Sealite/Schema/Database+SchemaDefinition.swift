@@ -24,6 +24,27 @@ extension Database {
     }
   }
 
+  /// Creates a table, with GRDB's legacy flags instead of ``TableOptions``:
+  ///
+  ///     try db.create(table: "player", ifNotExists: true) { t in
+  ///       t.autoIncrementedPrimaryKey("id")
+  ///     }
+  ///
+  /// A legacy interface, kept so that GRDB code compiles (as GRDB keeps it:
+  /// disfavored, without a deprecation warning); prefer
+  /// ``create(table:options:body:)``.
+  @_disfavoredOverload
+  public func create(
+    table name: String, temporary: Bool = false, ifNotExists: Bool = false, withoutRowID: Bool = false,
+    body: (TableDefinition) throws -> Void
+  ) throws {
+    var options: TableOptions = []
+    if temporary { options.insert(.temporary) }
+    if ifNotExists { options.insert(.ifNotExists) }
+    if withoutRowID { options.insert(.withoutRowID) }
+    try create(table: name, options: options, body: body)
+  }
+
   /// Renames a table.
   public func rename(table name: String, to newName: String) throws {
     try execute(

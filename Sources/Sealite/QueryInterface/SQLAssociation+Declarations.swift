@@ -1,0 +1,23 @@
+// How `belongsTo`, `hasOne`, `hasMany` and their `through` forms make an
+// association, whatever declares it: a record type (Record layer) or a
+// `Table` (Table+Associations.swift).
+
+extension SQLAssociation {
+  /// A one-step association from the table `originTable` to `destination`.
+  /// Its key is `key`, or else derived from the destination table name
+  /// (singular or plural, as the association is used).
+  init(
+    _ kind: Step.Kind, from originTable: String, to destination: SQLRelation, key: String?,
+    using foreignKey: ForeignKey?
+  ) {
+    self.init(
+      steps: [.init(kind: kind, originTable: originTable, relation: destination, foreignKey: foreignKey)],
+      key: key.map { .fixed($0) } ?? .inflected(destination.tableName))
+  }
+
+  /// The association that follows `pivot`, then `target` from the pivot's
+  /// destination. Its key is `key`, or else the target's.
+  init(through pivot: SQLAssociation, using target: SQLAssociation, key: String?) {
+    self.init(steps: pivot.steps + target.steps, key: key.map { .fixed($0) } ?? target.key)
+  }
+}
