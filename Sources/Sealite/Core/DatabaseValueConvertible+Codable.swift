@@ -18,7 +18,7 @@ extension DatabaseValueConvertible where Self: Encodable {
     do {
       try encode(to: encoder)
       if !encoder.needsJSON { return encoder.value ?? .null }
-    } catch where encoder.needsJSON {
+    } catch  where encoder.needsJSON {
       // A nested container refused the value: JSON follows.
     } catch {
       preconditionFailure("\(Self.self) can not be encoded as a database value: \(error)")
@@ -53,12 +53,14 @@ extension DatabaseValueConvertible where Self: Decodable {
 // A Codable enum with a raw value keeps the conversions of its raw value:
 // both extensions above apply to it, and these more specific ones win.
 
-extension DatabaseValueConvertible where Self: Encodable & RawRepresentable, RawValue: DatabaseValueConvertible {
+extension DatabaseValueConvertible
+where Self: Encodable & RawRepresentable, RawValue: DatabaseValueConvertible {
   /// The database value of the raw value.
   public var databaseValue: DatabaseValue { rawValue.databaseValue }
 }
 
-extension DatabaseValueConvertible where Self: Decodable & RawRepresentable, RawValue: DatabaseValueConvertible {
+extension DatabaseValueConvertible
+where Self: Decodable & RawRepresentable, RawValue: DatabaseValueConvertible {
   /// The value whose raw value converts from `dbValue`, if any.
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
     RawValue.fromDatabaseValue(dbValue).flatMap { Self(rawValue: $0) }
@@ -159,7 +161,8 @@ private struct SingleDatabaseValueDecoder: Decoder, SingleValueDecodingContainer
     if let convertible = T.self as? any DatabaseValueConvertible.Type {
       guard let value = convertible.fromDatabaseValue(dbValue) else {
         throw DecodingError.typeMismatch(
-          T.self, DecodingError.Context(codingPath: [], debugDescription: "can not read \(T.self) from \(dbValue)"))
+          T.self,
+          DecodingError.Context(codingPath: [], debugDescription: "can not read \(T.self) from \(dbValue)"))
       }
       return value as! T
     }

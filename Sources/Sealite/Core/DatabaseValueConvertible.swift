@@ -116,7 +116,9 @@ extension StatementColumnConvertible {
 }
 
 extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: DatabaseValueConvertible {
+  /// The database value of the raw value.
   public var databaseValue: DatabaseValue { rawValue.databaseValue }
+  /// The value whose raw value converts from `dbValue`, if any.
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
     RawValue.fromDatabaseValue(dbValue).flatMap { Self(rawValue: $0) }
   }

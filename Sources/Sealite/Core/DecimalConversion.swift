@@ -28,7 +28,9 @@ extension Decimal: StatementColumnConvertible {
     case SQLITE_INTEGER: self.init(sqlite3_column_int64(sqliteStatement, index))
     case SQLITE_FLOAT: self.init(sqlite3_column_double(sqliteStatement, index))
     case SQLITE_TEXT:
-      guard let value = Decimal(string: readText(sqlite3_column_value(sqliteStatement, index)), locale: posixLocale)
+      guard
+        let value = Decimal(
+          string: readText(sqlite3_column_value(sqliteStatement, index)), locale: posixLocale)
       else { return nil }
       self = value
     default: return nil

@@ -50,6 +50,8 @@ extension NSDate: DatabaseValueConvertible {
   /// Reads what `Date` reads: texts in SQLite's date formats and Unix
   /// timestamps.
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
-    Date.fromDatabaseValue(dbValue).map { Self(timeIntervalSinceReferenceDate: $0.timeIntervalSinceReferenceDate) }
+    Date.fromDatabaseValue(dbValue).map {
+      Self(timeIntervalSinceReferenceDate: $0.timeIntervalSinceReferenceDate)
+    }
   }
 }

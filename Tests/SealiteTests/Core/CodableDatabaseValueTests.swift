@@ -144,7 +144,9 @@ struct CodableDatabaseValueTests {
     #expect(Point.fromDatabaseValue("not json".databaseValue) == nil)
     #expect(Point.fromDatabaseValue(.null) == nil)
     #expect(Nickname.fromDatabaseValue(1.databaseValue) == nil)
-    #expect(Point.fromDatabaseValue(Data(#"{"label":"B","x":3,"y":4}"#.utf8).databaseValue) == Point(x: 3, y: 4, label: "B"))
+    #expect(
+      Point.fromDatabaseValue(Data(#"{"label":"B","x":3,"y":4}"#.utf8).databaseValue)
+        == Point(x: 3, y: 4, label: "B"))
   }
 
   @Test("a record stores a Codable convertible property with the property's own conversion")

@@ -4,7 +4,9 @@ import Testing
 
 /// Stores `value` as a statement argument in an encrypted database file, and
 /// returns its storage class and the value read back as `T`.
-private func storeAndRead<T: DatabaseValueConvertible>(_ value: some DatabaseValueConvertible, as type: T.Type)
+private func storeAndRead<T: DatabaseValueConvertible>(
+  _ value: some DatabaseValueConvertible, as type: T.Type
+)
   throws -> (storageClass: String, stored: DatabaseValue, read: T?)
 {
   let directory = TemporaryDirectory()
@@ -17,7 +19,9 @@ private func storeAndRead<T: DatabaseValueConvertible>(_ value: some DatabaseVal
   }
 }
 
-@Suite("The Foundation types GRDB converts: NSNumber, NSString, NSData, NSDate, NSURL, NSUUID, NSNull, Decimal, CGFloat")
+@Suite(
+  "The Foundation types GRDB converts: NSNumber, NSString, NSData, NSDate, NSURL, NSUUID, NSNull, Decimal, CGFloat"
+)
 struct FoundationConversionsTests {
   @Test("NSNumber stores integers and booleans as INTEGER, other numbers as REAL")
   func nsNumberStorage() throws {
@@ -60,7 +64,8 @@ struct FoundationConversionsTests {
 
   @Test("Decimal is stored as the text of its digits, and reads back without losing any")
   func decimal() throws {
-    let pi = try #require(Decimal(string: "3.14159265358979323846", locale: Locale(identifier: "en_US_POSIX")))
+    let pi = try #require(
+      Decimal(string: "3.14159265358979323846", locale: Locale(identifier: "en_US_POSIX")))
     let result = try storeAndRead(pi, as: Decimal.self)
     #expect(result.storageClass == "text")
     #expect(result.stored == "3.14159265358979323846")
@@ -111,7 +116,8 @@ struct FoundationConversionsTests {
     #expect(NSUUID.fromDatabaseValue(uuid.uuidString.databaseValue)?.uuidString == uuid.uuidString)
   }
 
-  @Test("NSString and NSDate read as the subclass asked for; NSMutableData, which can not be made so, reads nil")
+  @Test(
+    "NSString and NSDate read as the subclass asked for; NSMutableData, which can not be made so, reads nil")
   func subclasses() throws {
     let mutable = try #require(NSMutableString.fromDatabaseValue("abc".databaseValue))
     mutable.append("d")

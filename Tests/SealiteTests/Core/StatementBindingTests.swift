@@ -64,7 +64,9 @@ struct StatementBindingTests {
       (Int?.some(3), "integer", 3),
       (UnsignedByte.high, "integer", 200),
     ] as [(any StatementBinding & Sendable, String, DatabaseValue)])
-  func standardTypes(_ value: any StatementBinding & Sendable, storageClass: String, stored: DatabaseValue) throws {
+  func standardTypes(_ value: any StatementBinding & Sendable, storageClass: String, stored: DatabaseValue)
+    throws
+  {
     let directory = TemporaryDirectory()
     let dbQueue = try makeEncryptedQueue(directory)
     let result = try insertBound(value, in: dbQueue)

@@ -70,14 +70,18 @@ struct StatementColumnInitTests {
   func dateAndUUID() throws {
     let date = Date(timeIntervalSince1970: 1_000_000_000.25)
     #expect(try readLiveColumn(date.databaseValue) { Date(sqliteStatement: $0, index: $1) } == date)
-    #expect(try readLiveColumn(1_000_000_000) { Date(sqliteStatement: $0, index: $1) }?.timeIntervalSince1970 == 1e9)
+    #expect(
+      try readLiveColumn(1_000_000_000) { Date(sqliteStatement: $0, index: $1) }?.timeIntervalSince1970 == 1e9
+    )
     #expect(try readLiveColumn("not a date") { Date(sqliteStatement: $0, index: $1) } == nil)
     #expect(try readLiveColumn(Data([1]).databaseValue) { Date(sqliteStatement: $0, index: $1) } == nil)
 
     let uuid = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
     #expect(try readLiveColumn(uuid.databaseValue) { UUID(sqliteStatement: $0, index: $1) } == uuid)
-    #expect(try readLiveColumn(uuid.uuidString.databaseValue) { UUID(sqliteStatement: $0, index: $1) } == uuid)
-    #expect(try readLiveColumn(Data([1, 2, 3]).databaseValue) { UUID(sqliteStatement: $0, index: $1) } == nil)
+    #expect(
+      try readLiveColumn(uuid.uuidString.databaseValue) { UUID(sqliteStatement: $0, index: $1) } == uuid)
+    #expect(
+      try readLiveColumn(Data([1, 2, 3]).databaseValue) { UUID(sqliteStatement: $0, index: $1) } == nil)
     #expect(try readLiveColumn(42) { UUID(sqliteStatement: $0, index: $1) } == nil)
   }
 

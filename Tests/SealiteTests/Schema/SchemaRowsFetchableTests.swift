@@ -8,7 +8,8 @@ struct SchemaRowsFetchableTests {
     let directory = TemporaryDirectory()
     let dbQueue = try DatabaseQueue(path: directory.path(), configuration: rawKeyConfiguration())
     try dbQueue.write { db in
-      try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT 'Anonymous', score)")
+      try db.execute(
+        sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT 'Anonymous', score)")
       let columns = try ColumnInfo.fetchAll(db, sql: "PRAGMA table_info(player)")
       #expect(columns == (try db.columns(in: "player")))
       #expect(columns.map(\.name) == ["id", "name", "score"])
