@@ -90,8 +90,16 @@ extension Cursor {
   }
 
   /// A cursor that skips the first `k` elements.
-  public func dropFirst(_ k: Int = 1) -> DropFirstCursor<Self> {
+  public func dropFirst(_ k: Int) -> DropFirstCursor<Self> {
     DropFirstCursor(base: self, toDrop: k)
+  }
+
+  /// A cursor that skips the first element: empty if the cursor has one
+  /// element or none.
+  ///
+  ///     let allButFirst = try Int.fetchCursor(db, sql: "SELECT id FROM player ORDER BY id").dropFirst()
+  public func dropFirst() -> DropFirstCursor<Self> {
+    dropFirst(1)
   }
 }
 

@@ -116,6 +116,17 @@ extension DatabaseDateComponents: DatabaseValueConvertible {
 }
 
 extension DatabaseDateComponents: SingleLookupColumnConvertible {
+  /// Reads SQLite's text of the column in one of SQLite's date formats (see
+  /// ``fromDatabaseValue(_:)``); nil for any other text, and for numbers.
+  @inlinable
+  @inline(__always)
+  public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+    guard let column = sqlite3_column_value(sqliteStatement, index),
+      let components = DatabaseDateComponents._fromColumnValue(column)
+    else { return nil }
+    self = components
+  }
+
   /// The fast path reads SQLite's text of the column, as GRDB does: a number
   /// is never in a date format, so it converts to nil here as well.
   @usableFromInline

@@ -109,6 +109,21 @@ extension DatabaseValue: DatabaseValueConvertible {
 }
 
 extension DatabaseValue {
+  /// Reads the value at `index` (0-based) of the current row of
+  /// `sqliteStatement`, as it is stored: NULL, an integer, a real, a text or a
+  /// blob.
+  ///
+  /// For code that steps a statement with the C API:
+  ///
+  ///     while sqlite3_step(statement.sqliteStatement) == SQLITE_ROW {
+  ///       let value = DatabaseValue(sqliteStatement: statement.sqliteStatement, index: 0)
+  ///     }
+  public init(sqliteStatement: SQLiteStatement, index: CInt) {
+    self = readDatabaseValue(sqliteStatement, index)
+  }
+}
+
+extension DatabaseValue {
   /// A short name of the storage class, used in error messages.
   var storageClassName: String {
     switch storage {

@@ -11,8 +11,10 @@ public typealias SQLiteConnection = OpaquePointer
 /// to statement arguments and read from rows.
 ///
 /// Conforming a `RawRepresentable` type whose raw value is convertible takes no
-/// code: `enum Color: String, DatabaseValueConvertible { … }`.
-public protocol DatabaseValueConvertible: SQLExpressible {
+/// code: `enum Color: String, DatabaseValueConvertible { … }`. Nor does a
+/// `Codable` type: it is stored as the single value it encodes to, or else as
+/// JSON text (see ``databaseJSONEncoder()``).
+public protocol DatabaseValueConvertible: SQLExpressible, StatementBinding {
   /// The value stored in the database.
   var databaseValue: DatabaseValue { get }
 
@@ -26,11 +28,57 @@ public protocol DatabaseValueConvertible: SQLExpressible {
   /// `Optional` returns `.some(nil)`, so that `row["missing"] as Int?` is nil
   /// while `row["missing"] as Int` is a programmer error, as in GRDB.
   static func fromMissingColumn() -> Self?
+
+  /// The decoder of the JSON text that a `Decodable` value is stored as, when
+  /// it does not decode from a single value.
+  ///
+  /// The default decoder reads data as base64 and dates as milliseconds
+  /// since 1970, and throws on non-conforming floats (NaN, infinities), to
+  /// match ``databaseJSONEncoder()``. Customize both together:
+  ///
+  ///     struct Tags: Codable, DatabaseValueConvertible {
+  ///       var names: [String]
+  ///       static func databaseJSONDecoder() -> JSONDecoder {
+  ///         let decoder = JSONDecoder()
+  ///         decoder.keyDecodingStrategy = .convertFromSnakeCase
+  ///         return decoder
+  ///       }
+  ///     }
+  static func databaseJSONDecoder() -> JSONDecoder
+
+  /// The encoder of the JSON text that an `Encodable` value is stored as,
+  /// when it does not encode as a single value.
+  ///
+  /// The default encoder writes data as base64 and dates as milliseconds
+  /// since 1970, throws on non-conforming floats (NaN, infinities), and sorts
+  /// keys, so that equal values are stored as equal texts.
+  static func databaseJSONEncoder() -> JSONEncoder
 }
 
 extension DatabaseValueConvertible {
   /// A missing column is an error: there is no value to read.
   public static func fromMissingColumn() -> Self? { nil }
+
+  /// A decoder of base64 data, dates in milliseconds since 1970, that throws
+  /// on non-conforming floats.
+  public static func databaseJSONDecoder() -> JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dataDecodingStrategy = .base64
+    decoder.dateDecodingStrategy = .millisecondsSince1970
+    decoder.nonConformingFloatDecodingStrategy = .throw
+    return decoder
+  }
+
+  /// An encoder of base64 data, dates in milliseconds since 1970, that throws
+  /// on non-conforming floats and sorts keys (equal values, equal texts).
+  public static func databaseJSONEncoder() -> JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.dataEncodingStrategy = .base64
+    encoder.dateEncodingStrategy = .millisecondsSince1970
+    encoder.nonConformingFloatEncodingStrategy = .throw
+    encoder.outputFormatting = .sortedKeys
+    return encoder
+  }
 }
 
 /// A type that reads itself straight from a statement column, without building
@@ -68,7 +116,9 @@ extension StatementColumnConvertible {
 }
 
 extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: DatabaseValueConvertible {
+  /// The database value of the raw value.
   public var databaseValue: DatabaseValue { rawValue.databaseValue }
+  /// The value whose raw value converts from `dbValue`, if any.
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
     RawValue.fromDatabaseValue(dbValue).flatMap { Self(rawValue: $0) }
   }

@@ -32,6 +32,17 @@ extension Date: DatabaseValueConvertible {
 }
 
 extension Date: SingleLookupColumnConvertible {
+  /// Reads a number as a Unix timestamp, and a text in one of SQLite's date
+  /// formats (see ``fromDatabaseValue(_:)``); nil for a blob or a text that
+  /// is not a date.
+  @inlinable
+  @inline(__always)
+  public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+    guard let column = sqlite3_column_value(sqliteStatement, index), let date = Date._fromColumnValue(column)
+    else { return nil }
+    self = date
+  }
+
   /// The fast path reads numbers as timestamps and texts as dates; blobs do
   /// not convert.
   @usableFromInline

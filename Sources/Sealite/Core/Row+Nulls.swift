@@ -59,6 +59,30 @@ extension Row {
     try withUnsafeData(named: column.name, body)
   }
 
+  /// The bytes at `index`, without copying them when the row reads a live
+  /// statement; nil for NULL. Stops the program when `index` is out of range.
+  ///
+  /// The data is only valid as long as the row is: it must not outlive the
+  /// step of the cursor that produced it.
+  @available(*, deprecated, message: "Use withUnsafeData(atIndex:_:) instead.")
+  public func dataNoCopy(atIndex index: Int) -> Data? {
+    withUnsafeData(atIndex: index) { $0 }
+  }
+
+  /// The bytes of the leftmost column named `columnName`, without copying
+  /// them (see ``dataNoCopy(atIndex:)``); nil for NULL or a missing column.
+  @available(*, deprecated, message: "Use withUnsafeData(named:_:) instead.")
+  public func dataNoCopy(named columnName: String) -> Data? {
+    withUnsafeData(named: columnName) { $0 }
+  }
+
+  /// The bytes of `column`, without copying them (see
+  /// ``dataNoCopy(atIndex:)``); nil for NULL or a missing column.
+  @available(*, deprecated, message: "Use withUnsafeData(at:_:) instead.")
+  public func dataNoCopy(_ column: some ColumnExpression) -> Data? {
+    withUnsafeData(named: column.name) { $0 }
+  }
+
   private func withUnsafeData<T>(atCheckedIndex index: Int, _ body: (Data?) throws -> T) rethrows -> T {
     if let sqliteStatement = _sqliteStatement {
       let column = CInt(index)

@@ -5,6 +5,9 @@ import Foundation
 /// where the default ``StatementColumnConvertible/fromStatement(_:atUncheckedIndex:)``
 /// asks for the column's type, then for its value: the same conversion, with
 /// one call less per value read.
+///
+/// Each type declares its `init(sqliteStatement:index:)` itself, so that it is
+/// part of the type's public API (GRDB declares it on every standard type).
 @usableFromInline
 protocol SingleLookupColumnConvertible: StatementColumnConvertible {
   /// Converts a column value known not to be NULL, with SQLite's conversions.
@@ -21,80 +24,7 @@ extension SingleLookupColumnConvertible {
     else { return nil }
     return _fromColumnValue(column)
   }
-
-  @inlinable
-  @inline(__always)
-  public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-    guard let column = sqlite3_column_value(sqliteStatement, index), let value = Self._fromColumnValue(column)
-    else { return nil }
-    self = value
-  }
 }
-
-// Integers: stored as SQLite INTEGER. The fast path takes SQLite's integer
-// conversion (a REAL is truncated, a text reads its leading number, a blob is
-// 0); a database value converts from INTEGER, and from a REAL in Int64's range
-// (truncated). Either fails when the value does not fit the requested width.
-
-extension Int64: DatabaseValueConvertible, SingleLookupColumnConvertible {
-  public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self)) }
-  @inlinable
-  public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int64? {
-    switch dbValue.storage {
-    case .int64(let value): return value
-    case .double(let value):
-      // NaN fails both comparisons.
-      guard value >= -9_223_372_036_854_775_808.0, value < 9_223_372_036_854_775_808.0 else { return nil }
-      return Int64(value)
-    default: return nil
-    }
-  }
-  @inlinable
-  @inline(__always)
-  static func _fromColumnValue(_ column: OpaquePointer) -> Int64? {
-    sqlite3_value_int64(column)
-  }
-}
-
-/// Shared implementation for every fixed-width integer other than Int64.
-@usableFromInline
-protocol DatabaseInteger: FixedWidthInteger, DatabaseValueConvertible, SingleLookupColumnConvertible {}
-
-extension DatabaseInteger {
-  public var databaseValue: DatabaseValue {
-    if let value = Int64(exactly: self) { return DatabaseValue(storage: .int64(value)) }
-    // Only UInt64/UInt above Int64.max land here. Statement arguments reject them
-    // (see checkedDatabaseValue); this plain conversion keeps the magnitude.
-    return DatabaseValue(storage: .double(Double(self)))
-  }
-  func checkedDatabaseValue() throws -> DatabaseValue {
-    guard let value = Int64(exactly: self) else {
-      throw DatabaseError(
-        resultCode: .SQLITE_MISUSE,
-        message: "\(Self.self) value \(self) is out of the range of SQLite integers (Int64)")
-    }
-    return DatabaseValue(storage: .int64(value))
-  }
-  @inlinable
-  public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
-    Int64.fromDatabaseValue(dbValue).flatMap { Self(exactly: $0) }
-  }
-  @inlinable
-  @inline(__always)
-  static func _fromColumnValue(_ column: OpaquePointer) -> Self? {
-    Self(exactly: sqlite3_value_int64(column))
-  }
-}
-
-extension Int: DatabaseInteger, CheckedDatabaseValueConvertible {}
-extension Int8: DatabaseInteger, CheckedDatabaseValueConvertible {}
-extension Int16: DatabaseInteger, CheckedDatabaseValueConvertible {}
-extension Int32: DatabaseInteger, CheckedDatabaseValueConvertible {}
-extension UInt: DatabaseInteger, CheckedDatabaseValueConvertible {}
-extension UInt8: DatabaseInteger, CheckedDatabaseValueConvertible {}
-extension UInt16: DatabaseInteger, CheckedDatabaseValueConvertible {}
-extension UInt32: DatabaseInteger, CheckedDatabaseValueConvertible {}
-extension UInt64: DatabaseInteger, CheckedDatabaseValueConvertible {}
 
 extension Bool: DatabaseValueConvertible, SingleLookupColumnConvertible {
   public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self ? 1 : 0)) }
@@ -108,10 +38,21 @@ extension Bool: DatabaseValueConvertible, SingleLookupColumnConvertible {
     default: return nil
     }
   }
+  /// Reads SQLite's integer of the column: any value but 0 is true.
+  @inlinable
+  @inline(__always)
+  public init(sqliteStatement: SQLiteStatement, index: CInt) {
+    self = sqlite3_column_int64(sqliteStatement, index) != 0
+  }
   @inlinable
   @inline(__always)
   static func _fromColumnValue(_ column: OpaquePointer) -> Bool? {
     sqlite3_value_int64(column) != 0
+  }
+  /// Binds 1 for true, 0 for false.
+  @inline(__always)
+  public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+    sqlite3_bind_int64(sqliteStatement, index, self ? 1 : 0)
   }
 }
 
@@ -125,10 +66,21 @@ extension Double: DatabaseValueConvertible, SingleLookupColumnConvertible {
     default: return nil
     }
   }
+  /// Reads SQLite's real number of the column.
+  @inlinable
+  @inline(__always)
+  public init(sqliteStatement: SQLiteStatement, index: CInt) {
+    self = sqlite3_column_double(sqliteStatement, index)
+  }
   @inlinable
   @inline(__always)
   static func _fromColumnValue(_ column: OpaquePointer) -> Double? {
     sqlite3_value_double(column)
+  }
+  /// Binds a REAL (SQLite stores NaN as NULL).
+  @inline(__always)
+  public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+    sqlite3_bind_double(sqliteStatement, index, self)
   }
 }
 
@@ -137,10 +89,21 @@ extension Float: DatabaseValueConvertible, SingleLookupColumnConvertible {
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Float? {
     Double.fromDatabaseValue(dbValue).map { Float($0) }
   }
+  /// Reads SQLite's real number of the column, rounded to a `Float`.
+  @inlinable
+  @inline(__always)
+  public init(sqliteStatement: SQLiteStatement, index: CInt) {
+    self = Float(sqlite3_column_double(sqliteStatement, index))
+  }
   @inlinable
   @inline(__always)
   static func _fromColumnValue(_ column: OpaquePointer) -> Float? {
     Float(sqlite3_value_double(column))
+  }
+  /// Binds a REAL.
+  @inline(__always)
+  public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+    sqlite3_bind_double(sqliteStatement, index, Double(self))
   }
 }
 
@@ -156,11 +119,28 @@ extension String: DatabaseValueConvertible, SingleLookupColumnConvertible {
     default: return nil
     }
   }
+  /// Reads SQLite's text of the column: `1` as "1", `1.5` as "1.5".
+  @inlinable
+  @inline(__always)
+  public init(sqliteStatement: SQLiteStatement, index: CInt) {
+    self = readText(sqlite3_column_value(sqliteStatement, index))
+  }
   /// Any value reads as SQLite's text of it: `1` as "1", `1.5` as "1.5".
   @inlinable
   @inline(__always)
   static func _fromColumnValue(_ column: OpaquePointer) -> String? {
     readText(column)
+  }
+  /// Binds a TEXT (SQLite copies the bytes).
+  @inline(__always)
+  public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+    // Native strings hand their UTF-8 bytes over without a copy; bridged ones
+    // go through a C string.
+    utf8.withContiguousStorageIfAvailable { buffer in
+      sqlite3_bind_text(
+        sqliteStatement, index, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
+        CInt(buffer.count), sqliteTransient)
+    } ?? sqlite3_bind_text(sqliteStatement, index, self, -1, sqliteTransient)
   }
 }
 
@@ -174,57 +154,23 @@ extension Data: DatabaseValueConvertible, SingleLookupColumnConvertible {
     default: return nil
     }
   }
+  /// Copies SQLite's bytes of the column: a number reads as the bytes of its text.
+  public init(sqliteStatement: SQLiteStatement, index: CInt) {
+    self = readBlob(sqlite3_column_value(sqliteStatement, index))
+  }
   /// Any value reads as SQLite's bytes of it: a number as the bytes of its text.
   @usableFromInline
   static func _fromColumnValue(_ column: OpaquePointer) -> Data? {
     readBlob(column)
   }
-}
-
-extension UUID: DatabaseValueConvertible {
-  /// UUIDs are stored as 16-byte blobs, as GRDB stores them.
-  public var databaseValue: DatabaseValue {
-    withUnsafeBytes(of: uuid) { DatabaseValue(storage: .blob(Data($0))) }
-  }
-  /// Reads 16-byte blobs and texts in the canonical UUID format.
-  public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UUID? {
-    switch dbValue.storage {
-    case .blob(let data) where data.count == 16:
-      var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-      withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: data) }
-      return UUID(uuid: value)
-    case .string(let string):
-      return UUID(uuidString: string)
-    default:
-      return nil
+  /// Binds a BLOB (SQLite copies the bytes); an empty `Data` is an empty
+  /// blob, never NULL.
+  @inline(__always)
+  public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+    // An empty Data may have no address, which sqlite3_bind_blob binds as NULL.
+    if isEmpty { return sqlite3_bind_zeroblob(sqliteStatement, index, 0) }
+    return withUnsafeBytes { buffer in
+      sqlite3_bind_blob(sqliteStatement, index, buffer.baseAddress, CInt(buffer.count), sqliteTransient)
     }
-  }
-}
-
-extension UUID: SingleLookupColumnConvertible {
-  /// Reads texts in the canonical UUID format and 16-byte blobs.
-  @usableFromInline
-  static func _fromColumnValue(_ column: OpaquePointer) -> UUID? {
-    switch sqlite3_value_type(column) {
-    case SQLITE_TEXT:
-      return UUID(uuidString: readText(column))
-    case SQLITE_BLOB:
-      guard sqlite3_value_bytes(column) == 16, let bytes = sqlite3_value_blob(column) else { return nil }
-      var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-      withUnsafeMutableBytes(of: &value) {
-        $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: 16))
-      }
-      return UUID(uuid: value)
-    default:
-      return nil
-    }
-  }
-}
-
-extension URL: DatabaseValueConvertible {
-  /// URLs are stored as their absolute string.
-  public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(absoluteString)) }
-  public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> URL? {
-    String.fromDatabaseValue(dbValue).flatMap { URL(string: $0) }
   }
 }

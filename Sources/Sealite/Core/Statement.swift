@@ -104,7 +104,7 @@ public final class Statement {
       sqlite3_reset(sqliteStatement)
       var index: CInt = 1
       for value in arguments.values {
-        let code = Statement.bind(value, at: index, in: sqliteStatement)
+        let code = value.bind(to: sqliteStatement, at: index)
         if code != SQLITE_OK { throw makeError(code: code) }
         index += 1
       }
@@ -128,7 +128,7 @@ public final class Statement {
     sqlite3_reset(sqliteStatement)
     sqlite3_clear_bindings(sqliteStatement)
     for (offset, value) in values.enumerated() {
-      let code = Statement.bind(value, at: CInt(offset + 1), in: sqliteStatement)
+      let code = value.bind(to: sqliteStatement, at: CInt(offset + 1))
       if code != SQLITE_OK {
         throw makeError(code: code)
       }
@@ -148,34 +148,11 @@ public final class Statement {
     var failure: String?
     try values.withUnsafeBufferPointer { values in
       try StatementArguments.convertInPlace(values, failure: &failure) { offset, dbValue in
-        let code = Statement.bind(dbValue, at: CInt(offset + 1), in: sqliteStatement)
+        let code = dbValue.bind(to: sqliteStatement, at: CInt(offset + 1))
         if code != SQLITE_OK { throw makeError(code: code) }
       }
     }
     if failure != nil { try setArguments(StatementArguments(values)) }
-  }
-
-  @inline(__always)
-  static func bind(_ value: DatabaseValue, at index: CInt, in statement: SQLiteStatement) -> CInt {
-    switch value.storage {
-    case .null:
-      return sqlite3_bind_null(statement, index)
-    case .int64(let int):
-      return sqlite3_bind_int64(statement, index, int)
-    case .double(let double):
-      return sqlite3_bind_double(statement, index, double)
-    case .string(let string):
-      return string.utf8.withContiguousStorageIfAvailable { buffer in
-        sqlite3_bind_text(
-          statement, index, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
-          CInt(buffer.count), sqliteTransient)
-      } ?? sqlite3_bind_text(statement, index, string, -1, sqliteTransient)
-    case .blob(let data):
-      if data.isEmpty { return sqlite3_bind_zeroblob(statement, index, 0) }
-      return data.withUnsafeBytes { buffer in
-        sqlite3_bind_blob(statement, index, buffer.baseAddress, CInt(buffer.count), sqliteTransient)
-      }
-    }
   }
 
   /// Runs the statement to completion, with new arguments if given.
@@ -228,7 +205,7 @@ public final class Statement {
     }
     sqlite3_reset(sqliteStatement)
     for (offset, value) in values.enumerated() {
-      let code = Statement.bind(value, at: CInt(offset + 1), in: sqliteStatement)
+      let code = value.bind(to: sqliteStatement, at: CInt(offset + 1))
       if code != SQLITE_OK { throw makeError(code: code) }
     }
     var arguments = StatementArguments()

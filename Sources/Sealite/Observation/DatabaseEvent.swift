@@ -18,14 +18,19 @@ public struct DatabaseEvent: Sendable, CustomStringConvertible {
 
   /// The kind of change.
   public let kind: Kind
+  /// The name of the database schema of the changed table: `main`, `temp`,
+  /// or the name of an attached database.
+  public let databaseName: String
   /// The name of the changed table.
   public let tableName: String
   /// The rowid of the changed row.
   public let rowID: Int64
 
-  /// Creates an event.
-  public init(kind: Kind, tableName: String, rowID: Int64) {
+  /// Creates an event; `databaseName` is the schema of the table (`main`
+  /// unless the table is temporary or in an attached database).
+  public init(kind: Kind, databaseName: String = "main", tableName: String, rowID: Int64) {
     self.kind = kind
+    self.databaseName = databaseName
     self.tableName = tableName
     self.rowID = rowID
   }

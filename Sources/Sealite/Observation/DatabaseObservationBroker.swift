@@ -291,14 +291,17 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
   // MARK: - Hooks
 
   /// The update hook: a row of a rowid table changed.
-  func rowDidChange(kind: CInt, table: UnsafePointer<CChar>, rowID: Int64) {
+  func rowDidChange(kind: CInt, schema: UnsafePointer<CChar>?, table: UnsafePointer<CChar>, rowID: Int64) {
     let tableName = String(cString: table)
     guard !StatementAuthorization.isInternal(tableName) else { return }
     tracker.noteChange(of: tableName)
     guard let execution = currentExecution else { return }
     execution.reportedTables.insert(tableName.nameKey)
     guard !execution.observations.isEmpty, let eventKind = DatabaseEvent.Kind(rawValue: kind) else { return }
-    tell(.row(DatabaseEvent(kind: eventKind, tableName: tableName, rowID: rowID), execution.observations))
+    let event = DatabaseEvent(
+      kind: eventKind, databaseName: schema.map { String(cString: $0) } ?? "main", tableName: tableName,
+      rowID: rowID)
+    tell(.row(event, execution.observations))
   }
 
   /// The commit hook: false refuses the commit (an observer threw).

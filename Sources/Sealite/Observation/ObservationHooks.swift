@@ -30,10 +30,10 @@ struct ObservationHooks {
     let context = Unmanaged.passUnretained(broker).toOpaque()
     sqlite3_update_hook(
       connection,
-      { context, kind, _, table, rowID in
+      { context, kind, schema, table, rowID in
         guard let context, let table else { return }
         let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
-        broker.rowDidChange(kind: kind, table: table, rowID: rowID)
+        broker.rowDidChange(kind: kind, schema: schema, table: table, rowID: rowID)
       }, context)
     sqlite3_commit_hook(
       connection,

@@ -84,6 +84,13 @@ extension SQL: SQLOrderingTerm {
   public var sqlOrdering: SQLOrdering { SQLOrdering(impl: .literal(self)) }
 }
 
+extension Optional: SQLOrderingTerm where Wrapped: SQLOrderingTerm {
+  /// The ordering of the wrapped term; `ORDER BY NULL` for nil.
+  public var sqlOrdering: SQLOrdering {
+    self?.sqlOrdering ?? SQLOrdering(impl: .expression(DatabaseValue.null.sqlExpression, .none))
+  }
+}
+
 extension SQLSpecificExpressible {
   /// Ascending order.
   public var asc: SQLOrdering { SQLOrdering(impl: .expression(sqlExpression, .asc)) }

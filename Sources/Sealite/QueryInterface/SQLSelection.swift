@@ -122,6 +122,13 @@ extension SQL: SQLSelectable {
   public var sqlSelection: SQLSelection { SQLSelection(impl: .literal(self)) }
 }
 
+extension Optional: SQLSelectable where Wrapped: SQLSelectable {
+  /// The selection of the wrapped value; `NULL` for nil.
+  public var sqlSelection: SQLSelection {
+    self?.sqlSelection ?? SQLSelection(impl: .expression(DatabaseValue.null.sqlExpression))
+  }
+}
+
 extension SQLSpecificExpressible {
   /// The expression selected under a name: `count(Column("id")).forKey("n")`
   /// reads as `row["n"]`.

@@ -19,7 +19,11 @@ public struct ColumnInfo: Sendable, Hashable {
   /// The zero-based position of the column in the table.
   public let position: Int
 
-  init(row: Row) {
+  /// Reads a row of `PRAGMA table_info` (or `table_xinfo`): its `cid`,
+  /// `name`, `type`, `notnull`, `dflt_value` and `pk` columns.
+  ///
+  ///     let columns = try ColumnInfo.fetchAll(db, sql: "PRAGMA table_info(player)")
+  public init(row: Row) {
     name = row["name"]
     type = row["type"]
     isNotNull = row["notnull"]

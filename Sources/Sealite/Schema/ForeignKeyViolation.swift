@@ -10,7 +10,11 @@ public struct ForeignKeyViolation: Sendable, Hashable, CustomStringConvertible {
   /// The id of the failing foreign key (``ForeignKeyInfo/id``).
   public var foreignKeyId: Int
 
-  init(row: Row) {
+  /// Reads a row of `PRAGMA foreign_key_check`: the origin table, the rowid,
+  /// the destination table and the foreign key id, in that order.
+  ///
+  ///     let violations = try ForeignKeyViolation.fetchAll(db, sql: "PRAGMA foreign_key_check")
+  public init(row: Row) {
     originTable = row[0]
     originRowID = row[1]
     destinationTable = row[2]
