@@ -108,6 +108,10 @@ extension DatabaseValue: DatabaseValueConvertible {
   public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> DatabaseValue? { dbValue }
 }
 
+/// A database value is an SQL expression of its own, as in GRDB:
+/// `julianDay(DatabaseValue.null)`, `Player.select(dbValue)`.
+extension DatabaseValue: SQLSpecificExpressible {}
+
 extension DatabaseValue {
   /// Reads the value at `index` (0-based) of the current row of
   /// `sqliteStatement`, as it is stored: NULL, an integer, a real, a text or a

@@ -145,6 +145,38 @@ extension SQL: ExpressibleByStringInterpolation {
       elements.append(.expression(expression.sqlExpression))
     }
 
+    /// A value that is an expression of its own (a ``DatabaseValue``), bound
+    /// as an argument.
+    public mutating func appendInterpolation(_ value: some DatabaseValueConvertible & SQLSpecificExpressible)
+    {
+      elements.append(.expression(value.sqlExpression))
+    }
+
+    /// Text, bound as an argument: `"… WHERE name = \(name.prefix(3))"`.
+    public mutating func appendInterpolation<S: StringProtocol>(_ string: S) {
+      elements.append(.expression(String(string).sqlExpression))
+    }
+
+    /// Any expression, of a type known at run time only; nil is `NULL`.
+    @_disfavoredOverload
+    public mutating func appendInterpolation(_ expressible: (any SQLExpressible)?) {
+      if let expressible {
+        elements.append(.expression(expressible.sqlExpression))
+      } else {
+        elements.append(.sql("NULL", StatementArguments()))
+      }
+    }
+
+    /// The name of a collation: `"… COLLATE \(.nocase)"`.
+    public mutating func appendInterpolation(_ collation: Database.CollationName) {
+      elements.append(.sql(collation.rawValue, StatementArguments()))
+    }
+
+    /// The name of a custom collation: `"… COLLATE \(myCollation)"`.
+    public mutating func appendInterpolation(_ collation: DatabaseCollation) {
+      elements.append(.sql(collation.name, StatementArguments()))
+    }
+
     /// Raw SQL text, with its own arguments: the only ways raw text goes in.
     public mutating func appendInterpolation(
       sql: String, arguments: StatementArguments = StatementArguments()

@@ -10,7 +10,18 @@ public protocol SQLExpressible {
 /// An expression that is not a plain Swift value: columns and built
 /// expressions. Sealite's SQL operators (`==`, `<`, `&&`, …) apply to these, so
 /// that they never compete with Swift's own operators on plain values.
-public protocol SQLSpecificExpressible: SQLExpressible {}
+///
+/// As in GRDB, every such expression can be selected and ordered by: a
+/// program's own ``ColumnExpression`` types go in `select` and `order` too.
+public protocol SQLSpecificExpressible: SQLExpressible, SQLSelectable, SQLOrderingTerm {}
+
+extension SQLSpecificExpressible {
+  /// The expression, selected.
+  public var sqlSelection: SQLSelection { SQLSelection(impl: .expression(sqlExpression)) }
+
+  /// The expression, in its natural order.
+  public var sqlOrdering: SQLOrdering { SQLOrdering(impl: .expression(sqlExpression, .none)) }
+}
 
 extension DatabaseValueConvertible {
   /// The value, as a bound argument.
@@ -25,6 +36,26 @@ public protocol ColumnExpression: SQLSpecificExpressible {
 
 extension ColumnExpression {
   public var sqlExpression: SQLExpression { SQLExpression(.column(name, alias: nil)) }
+}
+
+extension ColumnExpression where Self: RawRepresentable, Self.RawValue == String {
+  /// The raw value, so that an enum of strings names columns:
+  ///
+  ///     enum Columns: String, ColumnExpression {
+  ///       case id, name, score
+  ///     }
+  ///     Player.filter(Columns.score > 100)
+  public var name: String { rawValue }
+}
+
+extension ColumnExpression where Self == Column {
+  /// The hidden rowid column, wherever a column is expected.
+  public static var rowID: Self { Column.rowID }
+}
+
+extension SQLExpressible where Self == Column {
+  /// The hidden rowid column, wherever an expression is expected.
+  public static var rowID: Self { Column.rowID }
 }
 
 /// A column of a table or of a query.

@@ -6,7 +6,7 @@
 ///
 /// Each aggregate is a correlated subquery, so several aggregates never
 /// multiply each other's rows.
-public struct AssociationAggregate<RowDecoder>: SQLSpecificExpressible, SQLSelectable, Sendable {
+public struct AssociationAggregate<RowDecoder>: SQLSpecificExpressible, Sendable {
   let expression: SQLExpression
   /// The column name under which `annotated(with:)` selects the value.
   public let key: String

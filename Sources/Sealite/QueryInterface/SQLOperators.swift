@@ -43,6 +43,16 @@ public func === (lhs: (any SQLExpressible)?, rhs: some SQLSpecificExpressible) -
   SQLExpression(.binary("IS", lhs?.sqlExpression ?? DatabaseValue.null.sqlExpression, rhs.sqlExpression))
 }
 
+/// `lhs IS rhs`, between two expressions: `Column("a") === Column("b")`.
+public func === (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary("IS", lhs.sqlExpression, rhs.sqlExpression))
+}
+
+/// `lhs IS NOT rhs`, between two expressions.
+public func !== (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+  SQLExpression(.binary("IS NOT", lhs.sqlExpression, rhs.sqlExpression))
+}
+
 /// `lhs IS NOT rhs`.
 public func !== (lhs: some SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression {
   SQLExpression(.binary("IS NOT", lhs.sqlExpression, rhs?.sqlExpression ?? DatabaseValue.null.sqlExpression))
@@ -254,6 +264,14 @@ public func ?? (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> S
 
 extension Sequence where Element: SQLExpressible {
   /// `expression IN (…)`: `[1, 2, 3].contains(Column("id"))`. False when empty.
+  public func contains(_ element: some SQLSpecificExpressible) -> SQLExpression {
+    SQLExpression(.inList(element.sqlExpression, map { $0.sqlExpression }, negated: false))
+  }
+}
+
+extension Sequence where Element == any SQLExpressible {
+  /// `expression IN (…)` over values and expressions of mixed types:
+  /// `(["arthur", Column("nickname")] as [any SQLExpressible]).contains(Column("name"))`.
   public func contains(_ element: some SQLSpecificExpressible) -> SQLExpression {
     SQLExpression(.inList(element.sqlExpression, map { $0.sqlExpression }, negated: false))
   }

@@ -5,6 +5,12 @@ extension SQL.StringInterpolation {
     elements.append(.identifier(name))
   }
 
+  /// The quoted table name of a record type known at run time only.
+  @_disfavoredOverload
+  public mutating func appendInterpolation(_ table: any TableRecord.Type) {
+    elements.append(.identifier(table.databaseTableName))
+  }
+
   /// The quoted table name of a record's type:
   /// `"DELETE FROM \(tableOf: player) WHERE …"`.
   public mutating func appendInterpolation(tableOf record: some TableRecord) {

@@ -1,41 +1,4 @@
-/// Something that can be selected: columns, expressions, `AllColumns()`.
-public protocol SQLSelectable {
-  /// The selection.
-  var sqlSelection: SQLSelection { get }
-}
-
-/// A selected column or expression of a query, maybe aliased.
-public struct SQLSelection: SQLSelectable, Sendable {
-  enum Impl: Sendable {
-    /// `*`, or `alias.*`.
-    case allColumns(SQLTableAlias?)
-    /// The columns of the table, but those named (lowercased) in the set.
-    case allColumnsExcluding(SQLTableAlias?, Set<String>)
-    /// An expression.
-    case expression(SQLExpression)
-    /// `expression AS name`.
-    case aliased(SQLExpression, String)
-    /// Raw SQL.
-    case literal(SQL)
-  }
-
-  let impl: Impl
-
-  public var sqlSelection: SQLSelection { self }
-
-  func qualified(with alias: SQLTableAlias) -> SQLSelection {
-    switch impl {
-    case .allColumns(let current): return SQLSelection(impl: .allColumns(current ?? alias))
-    case .allColumnsExcluding(let current, let excluded):
-      return SQLSelection(impl: .allColumnsExcluding(current ?? alias, excluded))
-    case .expression(let expression):
-      return SQLSelection(impl: .expression(expression.qualified(with: alias)))
-    case .aliased(let expression, let name):
-      return SQLSelection(impl: .aliased(expression.qualified(with: alias), name))
-    case .literal: return self
-    }
-  }
-
+extension SQLSelection {
   func sql(_ context: SQLGenerationContext) throws -> String {
     switch impl {
     case .allColumns(let alias):
@@ -80,6 +43,11 @@ extension SQLSelectable where Self == AllColumns {
   public static var allColumns: AllColumns { AllColumns() }
 }
 
+extension SQLSelectable where Self == Column {
+  /// The hidden rowid column, in a selection: `Player.select(.allColumns, .rowID)`.
+  public static var rowID: Self { Column.rowID }
+}
+
 /// All columns of a table but the ones it names, read from the schema when
 /// the request runs:
 ///
@@ -108,18 +76,6 @@ extension SQLSelectable where Self == AllColumnsExcluding {
   public static func allColumns(excluding excludedColumns: some Collection<any ColumnExpression>) -> Self {
     AllColumnsExcluding(excludedColumns.map(\.name))
   }
-}
-
-extension SQLExpression: SQLSelectable {
-  public var sqlSelection: SQLSelection { SQLSelection(impl: .expression(self)) }
-}
-
-extension Column: SQLSelectable {
-  public var sqlSelection: SQLSelection { SQLSelection(impl: .expression(sqlExpression)) }
-}
-
-extension SQL: SQLSelectable {
-  public var sqlSelection: SQLSelection { SQLSelection(impl: .literal(self)) }
 }
 
 extension Optional: SQLSelectable where Wrapped: SQLSelectable {

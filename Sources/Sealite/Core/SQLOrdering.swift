@@ -72,16 +72,12 @@ public struct SQLOrdering: SQLOrderingTerm, Sendable {
   }
 }
 
-extension SQLExpression: SQLOrderingTerm {
-  public var sqlOrdering: SQLOrdering { SQLOrdering(impl: .expression(self, .none)) }
-}
-
-extension Column: SQLOrderingTerm {
-  public var sqlOrdering: SQLOrdering { SQLOrdering(impl: .expression(sqlExpression, .none)) }
-}
-
-extension SQL: SQLOrderingTerm {
+extension SQL {
+  /// The literal as raw ordering SQL, which can not be reversed.
   public var sqlOrdering: SQLOrdering { SQLOrdering(impl: .literal(self)) }
+
+  /// The literal as a raw selection.
+  public var sqlSelection: SQLSelection { SQLSelection(impl: .literal(self)) }
 }
 
 extension Optional: SQLOrderingTerm where Wrapped: SQLOrderingTerm {
