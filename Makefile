@@ -9,6 +9,7 @@
 #   make docs          DocC archives of Sealite and SealiteKeyring in .build/docs
 #   make doc-check     public symbols without a doc comment (there must be none)
 #   make api-coverage  docs/GRDB-API-coverage.md: each public symbol of GRDB 7.8, and whether Sealite has it
+#   make grdb-typecheck  how many of GRDB's own test files type-check against Sealite (needs a GRDB mirror)
 #   make sanitize      test suite under AddressSanitizer, then ThreadSanitizer (not part of make test)
 #   make sanitize-ci   AddressSanitizer over the Core and Record suites (CI runs it)
 
@@ -29,7 +30,7 @@ LEGACY_SCRATCH ?= .build/legacy
 # What swift format checks; directories that do not exist yet are skipped.
 FORMAT_PATHS := Package.swift Sources Tests Examples KeyTools Tools Benchmarks
 
-.PHONY: setup build test test-legacy sanitize sanitize-ci demo bench lint format docs doc-check api-coverage clean
+.PHONY: setup build test test-legacy sanitize sanitize-ci demo bench lint format docs doc-check api-coverage grdb-typecheck clean
 
 setup:
 	scripts/setup
@@ -269,3 +270,9 @@ format:
 
 clean:
 	rm -rf .build .swiftpm
+
+# GRDB's test files, type-checked one by one against the debug build
+# (scripts/grdb-typecheck/run, on the GRDB clone GRDB_SOURCE). Not part of make test.
+grdb-typecheck: setup
+	$(SWIFT) build
+	scripts/grdb-typecheck/run "$(GRDB_SOURCE)" --errors

@@ -6,7 +6,7 @@ public struct AdaptedFetchRequest<Base: FetchRequest>: FetchRequest {
   let base: Base
   let adapter: @Sendable (Database) throws -> any RowAdapter
 
-  public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws
+  public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws
     -> PreparedRequest
   {
     var prepared = try base.makePreparedRequest(db, forSingleResult: singleResult)

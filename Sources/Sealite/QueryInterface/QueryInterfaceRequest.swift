@@ -15,7 +15,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     self.relation = relation
   }
 
-  public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws
+  public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws
     -> PreparedRequest
   {
     let relation = try self.relation.resolved(db)

@@ -35,7 +35,7 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     self.cached = cached
   }
 
-  public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws
+  public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws
     -> PreparedRequest
   {
     let (sql, arguments) = try sqlLiteral.build(db)
