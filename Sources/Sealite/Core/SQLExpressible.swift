@@ -35,6 +35,7 @@ public protocol ColumnExpression: SQLSpecificExpressible {
 }
 
 extension ColumnExpression {
+  /// The column, as an expression.
   public var sqlExpression: SQLExpression { SQLExpression(.column(name, alias: nil)) }
 }
 
