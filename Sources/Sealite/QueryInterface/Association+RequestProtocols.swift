@@ -14,34 +14,25 @@ extension Association {
   public func filterWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible)
     -> Self
   {
-    mapDestination { $0.filters.append(.deferred { db in try predicate(db).sqlExpression }) }
+    mapDestination { $0.filterWhenConnected(predicate) }
   }
 
   public func havingWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible)
     -> Self
   {
-    mapDestination { $0.havingFilters.append(.deferred { db in try predicate(db).sqlExpression }) }
+    mapDestination { $0.havingWhenConnected(predicate) }
   }
 
   public func groupWhenConnected(_ expressions: @escaping @Sendable (Database) throws -> [any SQLExpressible])
     -> Self
   {
-    var association = self
-    association.sqlAssociation.destination.editWhenConnected { db, relation in
-      relation.grouping = try expressions(db).map(\.sqlExpression)
-    }
-    return association
+    withDestination { $0.groupWhenConnected(expressions) }
   }
 
   public func orderWhenConnected(_ orderings: @escaping @Sendable (Database) throws -> [any SQLOrderingTerm])
     -> Self
   {
-    var association = self
-    association.sqlAssociation.destination.editWhenConnected { db, relation in
-      relation.ordering = try orderings(db).map(\.sqlOrdering)
-      relation.isReversed = false
-    }
-    return association
+    withDestination { $0.orderWhenConnected(orderings) }
   }
 
   /// The association with its ordering reversed: in prefetched to-many
@@ -59,29 +50,26 @@ extension Association {
   }
 
   public func withStableOrder() -> Self {
-    var association = self
-    association.sqlAssociation.destination.editWhenConnected { db, relation in try relation.stabilizeOrder(db)
-    }
-    return association
+    withDestination { $0.stabilizeOrderWhenConnected() }
   }
 
   public func selectWhenConnected(_ selection: @escaping @Sendable (Database) throws -> [any SQLSelectable])
     -> Self
   {
-    var association = self
-    association.sqlAssociation.destination.editWhenConnected { db, relation in
-      relation.selection = try selection(db).map(\.sqlSelection)
-    }
-    return association
+    withDestination { $0.selectWhenConnected(selection) }
   }
 
   public func annotatedWhenConnected(
     with selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]
   ) -> Self {
+    withDestination { $0.annotateWhenConnected(selection) }
+  }
+
+  /// The association with its destination relation changed now, even
+  /// behind deferred edits: the `…WhenConnected` changes queue their own work.
+  private func withDestination(_ change: (inout SQLRelation) -> Void) -> Self {
     var association = self
-    association.sqlAssociation.destination.editWhenConnected { db, relation in
-      relation.selection += try selection(db).map(\.sqlSelection)
-    }
+    change(&association.sqlAssociation.destination)
     return association
   }
 

@@ -14,63 +14,48 @@ extension QueryInterfaceRequest: DerivableRequest {
   public func filterWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible)
     -> Self
   {
-    var request = self
-    request.relation.filters.append(.deferred { db in try predicate(db).sqlExpression })
-    return request
+    withRelation { $0.filterWhenConnected(predicate) }
   }
 
   public func havingWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible)
     -> Self
   {
-    var request = self
-    request.relation.havingFilters.append(.deferred { db in try predicate(db).sqlExpression })
-    return request
+    withRelation { $0.havingWhenConnected(predicate) }
   }
 
   public func groupWhenConnected(_ expressions: @escaping @Sendable (Database) throws -> [any SQLExpressible])
     -> Self
   {
-    var request = self
-    request.relation.editWhenConnected { db, relation in
-      relation.grouping = try expressions(db).map(\.sqlExpression)
-    }
-    return request
+    withRelation { $0.groupWhenConnected(expressions) }
   }
 
   public func orderWhenConnected(_ orderings: @escaping @Sendable (Database) throws -> [any SQLOrderingTerm])
     -> Self
   {
-    var request = self
-    request.relation.editWhenConnected { db, relation in
-      relation.ordering = try orderings(db).map(\.sqlOrdering)
-      relation.isReversed = false
-    }
-    return request
+    withRelation { $0.orderWhenConnected(orderings) }
   }
 
   public func withStableOrder() -> Self {
-    var request = self
-    request.relation.editWhenConnected { db, relation in try relation.stabilizeOrder(db) }
-    return request
+    withRelation { $0.stabilizeOrderWhenConnected() }
   }
 
   public func selectWhenConnected(_ selection: @escaping @Sendable (Database) throws -> [any SQLSelectable])
     -> Self
   {
-    var request = self
-    request.relation.editWhenConnected { db, relation in
-      relation.selection = try selection(db).map(\.sqlSelection)
-    }
-    return request
+    withRelation { $0.selectWhenConnected(selection) }
   }
 
   public func annotatedWhenConnected(
     with selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]
   ) -> Self {
+    withRelation { $0.annotateWhenConnected(selection) }
+  }
+
+  /// The request with its relation changed now (the `…WhenConnected`
+  /// changes queue their own work).
+  private func withRelation(_ change: (inout SQLRelation) -> Void) -> Self {
     var request = self
-    request.relation.editWhenConnected { db, relation in
-      relation.selection += try selection(db).map(\.sqlSelection)
-    }
+    change(&request.relation)
     return request
   }
 }

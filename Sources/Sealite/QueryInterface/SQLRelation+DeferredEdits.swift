@@ -42,3 +42,54 @@ extension SQLRelation {
     return relation
   }
 }
+
+// The `…WhenConnected` builders of the request protocols, shared by requests
+// and associations: each queues what it builds until the request runs.
+extension SQLRelation {
+  /// Adds a filter built when the request runs.
+  mutating func filterWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible)
+  {
+    filters.append(.deferred { db in try predicate(db).sqlExpression })
+  }
+
+  /// Adds a `HAVING` filter built when the request runs.
+  mutating func havingWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible)
+  {
+    havingFilters.append(.deferred { db in try predicate(db).sqlExpression })
+  }
+
+  /// Replaces the grouping, when the request runs.
+  mutating func groupWhenConnected(
+    _ expressions: @escaping @Sendable (Database) throws -> [any SQLExpressible]
+  ) {
+    editWhenConnected { db, relation in relation.grouping = try expressions(db).map(\.sqlExpression) }
+  }
+
+  /// Replaces the ordering (and forgets a reversal), when the request runs.
+  mutating func orderWhenConnected(
+    _ orderings: @escaping @Sendable (Database) throws -> [any SQLOrderingTerm]
+  ) {
+    editWhenConnected { db, relation in
+      relation.ordering = try orderings(db).map(\.sqlOrdering)
+      relation.isReversed = false
+    }
+  }
+
+  /// Appends the primary key to the ordering, when the request runs.
+  mutating func stabilizeOrderWhenConnected() {
+    editWhenConnected { db, relation in try relation.stabilizeOrder(db) }
+  }
+
+  /// Replaces the selection, when the request runs.
+  mutating func selectWhenConnected(_ selection: @escaping @Sendable (Database) throws -> [any SQLSelectable])
+  {
+    editWhenConnected { db, relation in relation.selection = try selection(db).map(\.sqlSelection) }
+  }
+
+  /// Appends to the selection, when the request runs.
+  mutating func annotateWhenConnected(
+    _ selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]
+  ) {
+    editWhenConnected { db, relation in relation.selection += try selection(db).map(\.sqlSelection) }
+  }
+}
