@@ -10,6 +10,7 @@
 #   make doc-check     public symbols without a doc comment (there must be none)
 #   make api-coverage  docs/GRDB-API-coverage.md: each public symbol of GRDB 7.8, and whether Sealite has it
 #   make grdb-typecheck  how many of GRDB's own test files type-check against Sealite (needs a GRDB mirror)
+#   make grdb-run-tests  runs those GRDB test files against Sealite, class by class
 #   make sanitize      test suite under AddressSanitizer, then ThreadSanitizer (not part of make test)
 #   make sanitize-ci   AddressSanitizer over the Core and Record suites (CI runs it)
 
@@ -30,7 +31,7 @@ LEGACY_SCRATCH ?= .build/legacy
 # What swift format checks; directories that do not exist yet are skipped.
 FORMAT_PATHS := Package.swift Sources Tests Examples KeyTools Tools Benchmarks
 
-.PHONY: setup build test test-legacy sanitize sanitize-ci demo bench lint format docs doc-check api-coverage grdb-typecheck clean
+.PHONY: setup build test test-legacy sanitize sanitize-ci demo bench lint format docs doc-check api-coverage grdb-typecheck grdb-run-tests clean
 
 setup:
 	scripts/setup
@@ -276,3 +277,8 @@ clean:
 grdb-typecheck: setup
 	$(SWIFT) build
 	scripts/grdb-typecheck/run "$(GRDB_SOURCE)" --errors
+
+# GRDB's test files that type-check, run against Sealite class by class
+# (scripts/grdb-typecheck/run-tests). Not part of make test.
+grdb-run-tests: setup
+	scripts/grdb-typecheck/run-tests "$(GRDB_SOURCE)"
