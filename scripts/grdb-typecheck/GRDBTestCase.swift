@@ -17,6 +17,8 @@ let logErrorSetup: Void = {
 }()
 
 final class QueryLog: @unchecked Sendable {
+  // @unchecked Sendable: `queries` is GRDB's test Mutex, a class that reads and
+  // writes its value under its NSLock only.
   let queries = Mutex<[String]>([])
 }
 

@@ -3,15 +3,6 @@ import Foundation
 import Sealite
 import Testing
 
-/// The numbers of tries a busy callback was given, from any thread.
-private final class TryLog: @unchecked Sendable {
-  // @unchecked Sendable: every access holds `lock`.
-  private let lock = NSLock()
-  private var tries: [Int] = []
-  func record(_ count: Int) { lock.withLock { tries.append(count) } }
-  var all: [Int] { lock.withLock { tries } }
-}
-
 /// Holds the write lock of the database at `path` on a thread of its own
 /// until `release` is signaled; `held` is signaled once the lock is taken.
 private func holdWriteLock(
@@ -53,10 +44,10 @@ struct BusyCallbackTests {
       release.signal()
       holder.wait()
     }
-    let log = TryLog()
+    let log = Locked<[Int]>([])
     var configuration = base
     configuration.busyMode = .callback { numberOfTries in
-      log.record(numberOfTries)
+      log.withLock { $0.append(numberOfTries) }
       return numberOfTries < 3
     }
     let waiter = try DatabaseQueue(path: directory.path(), configuration: configuration)
@@ -64,7 +55,7 @@ struct BusyCallbackTests {
       try waiter.write { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
     }
     #expect(error?.resultCode == .SQLITE_BUSY)
-    #expect(log.all == [0, 1, 2, 3])
+    #expect(log.value == [0, 1, 2, 3])
   }
 
   @Test("A busy callback that returns true tries again, until the lock is released")
@@ -76,19 +67,21 @@ struct BusyCallbackTests {
     let holder = holdWriteLock(
       path: directory.path(), configuration: Configuration(), held: held, release: release)
     held.wait()
-    let log = TryLog()
+    let log = Locked<[Int]>([])
     var configuration = Configuration()
     configuration.busyMode = Database.BusyMode.callback { numberOfTries in
-      log.record(numberOfTries)
+      log.withLock { $0.append(numberOfTries) }
       if numberOfTries == 2 { release.signal() }
-      Thread.sleep(forTimeInterval: 0.01)
+      // From the third try on, wait for the holder to commit and release the
+      // lock, then try again.
+      if numberOfTries >= 2 { _ = holder.wait(timeout: .now() + 60) }
       return true
     }
     let waiter = try DatabaseQueue(path: directory.path(), configuration: configuration)
     try waiter.write { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
     holder.wait()
     #expect(try waiter.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
-    #expect(log.all.count >= 3)
-    #expect(log.all.prefix(3) == [0, 1, 2])
+    #expect(log.value.count >= 3)
+    #expect(log.value.prefix(3) == [0, 1, 2])
   }
 }

@@ -3,13 +3,7 @@ import Sealite
 import Testing
 
 /// What the merged migration was told, from its closure.
-private final class AppliedLog: @unchecked Sendable {
-  // @unchecked Sendable: every access holds `lock`.
-  private let lock = NSLock()
-  private var sets: [Set<String>] = []
-  func append(_ set: Set<String>) { lock.withLock { sets.append(set) } }
-  var all: [Set<String>] { lock.withLock { sets } }
-}
+private typealias AppliedLog = Locked<[Set<String>]>
 
 /// The migrations of the old app: v1, v2 and v3, each adding one table.
 private func oldMigrator() -> DatabaseMigrator {
@@ -24,7 +18,7 @@ private func oldMigrator() -> DatabaseMigrator {
 private func newMigrator(_ log: AppliedLog) -> DatabaseMigrator {
   var migrator = DatabaseMigrator()
   migrator.registerMigration("v3", merging: ["v1", "v2"]) { db, appliedIDs in
-    log.append(appliedIDs)
+    log.withLock { $0.append(appliedIDs) }
     for version in ["v1", "v2"] where !appliedIDs.contains(version) {
       try db.execute(sql: "CREATE TABLE \(version)(a)")
     }
@@ -47,10 +41,10 @@ private func tables(_ db: Database) throws -> [String] {
 struct MergedMigrationTests {
   @Test("A new database runs the merged migration with nothing applied")
   func newDatabase() throws {
-    let log = AppliedLog()
+    let log = AppliedLog([])
     let dbQueue = try DatabaseQueue(configuration: rawKeyConfiguration())
     try newMigrator(log).migrate(dbQueue)
-    #expect(log.all == [[]])
+    #expect(log.value == [[]])
     try dbQueue.read { (db: Database) throws in
       #expect(try tables(db) == ["v1", "v2", "v3", "v4"])
       #expect(try recorded(db) == ["v3", "v4"])
@@ -59,12 +53,12 @@ struct MergedMigrationTests {
 
   @Test("A database of the old app that applied some merged migrations runs only the rest")
   func partlyMigrated() throws {
-    let log = AppliedLog()
+    let log = AppliedLog([])
     let directory = TemporaryDirectory()
     let dbPool = try DatabasePool(path: directory.path(), configuration: rawKeyConfiguration())
     try oldMigrator().migrate(dbPool, upTo: "v1")
     try newMigrator(log).migrate(dbPool)
-    #expect(log.all == [["v1"]])
+    #expect(log.value == [["v1"]])
     try dbPool.read { (db: Database) throws in
       #expect(try tables(db) == ["v1", "v2", "v3", "v4"])
       // The merged identifiers are forgotten with the run of the merged migration.
@@ -77,12 +71,12 @@ struct MergedMigrationTests {
   @Test(
     "A database of the old app that applied the merged migration under its name only forgets the merged ones")
   func fullyMigrated() throws {
-    let log = AppliedLog()
+    let log = AppliedLog([])
     let dbQueue = try DatabaseQueue()
     try oldMigrator().migrate(dbQueue)
     try newMigrator(log).migrate(dbQueue)
     // v3 was applied already: its closure does not run again.
-    #expect(log.all.isEmpty)
+    #expect(log.value.isEmpty)
     try dbQueue.read { (db: Database) throws in
       #expect(try tables(db) == ["v1", "v2", "v3", "v4"])
       #expect(try recorded(db) == ["v3", "v4"])
@@ -107,6 +101,6 @@ struct MergedMigrationTests {
 
   @Test("Registered migrations list the merged migration, not the migrations it merges")
   func migrationsList() {
-    #expect(newMigrator(AppliedLog()).migrations == ["v3", "v4"])
+    #expect(newMigrator(AppliedLog([])).migrations == ["v3", "v4"])
   }
 }

@@ -50,28 +50,20 @@ struct RegisterAccessTests {
       try db.registerAccess(to: Table("team").all())
       return try Table("player").fetchCount(db)
     }
-    let log = ValueLog()
+    let log = Locked<[Int]>([])
     let cancellable = observation.start(
       in: dbQueue, scheduling: .async(onQueue: DispatchQueue(label: "values"))
     ) { error in
       Issue.record(error)
-    } onChange: {
-      log.append($0)
+    } onChange: { value in
+      log.withLock { $0.append(value) }
     }
     defer { cancellable.cancel() }
-    #expect(await eventually { log.values.count >= 1 })
+    #expect(await eventually { log.value.count >= 1 })
     try await dbQueue.write { db in try db.execute(sql: "INSERT INTO team DEFAULT VALUES") }
     try await dbQueue.write { db in try db.execute(sql: "INSERT INTO player DEFAULT VALUES") }
     // The team insert triggered nothing: the initial value, then the player change.
-    #expect(await eventually { log.values.count >= 2 })
-    #expect(log.values.prefix(2) == [0, 1])
+    #expect(await eventually { log.value.count >= 2 })
+    #expect(log.value.prefix(2) == [0, 1])
   }
-}
-
-private final class ValueLog: @unchecked Sendable {
-  // @unchecked Sendable: every access holds `lock`.
-  private let lock = NSLock()
-  private var stored: [Int] = []
-  func append(_ value: Int) { lock.withLock { stored.append(value) } }
-  var values: [Int] { lock.withLock { stored } }
 }

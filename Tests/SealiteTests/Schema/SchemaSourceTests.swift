@@ -16,19 +16,10 @@ private struct ScoreKey: DatabaseSchemaSource {
   }
 }
 
-/// Records the objects it is asked about.
-private final class QuestionLog: @unchecked Sendable {
-  // @unchecked Sendable: only used from one test, serially, under `lock`.
-  private let lock = NSLock()
-  private var questions: [DatabaseObjectID] = []
-  func record(_ id: DatabaseObjectID) { lock.withLock { questions.append(id) } }
-  var all: [DatabaseObjectID] { lock.withLock { questions } }
-}
-
 private struct LoggingSource: DatabaseSchemaSource {
-  let log: QuestionLog
+  let log: Locked<[DatabaseObjectID]>
   func columnsForPrimaryKey(_ db: Database, inView view: DatabaseObjectID) throws -> [String]? {
-    log.record(view)
+    log.withLock { $0.append(view) }
     return nil
   }
 }
@@ -147,7 +138,7 @@ struct SchemaSourceTests {
 
   @Test("A source is asked about views only, with the schema that holds them")
   func questions() throws {
-    let log = QuestionLog()
+    let log = Locked<[DatabaseObjectID]>([])
     var configuration = Configuration()
     configuration.schemaSource = LoggingSource(log: log)
     let dbQueue = try DatabaseQueue(configuration: configuration)
@@ -159,7 +150,7 @@ struct SchemaSourceTests {
       _ = try? db.primaryKey("tempView")
     }
     #expect(
-      log.all == [
+      log.value == [
         DatabaseObjectID(name: "playerView", schemaID: .main),
         DatabaseObjectID(name: "tempView", schemaID: .temp),
       ])
