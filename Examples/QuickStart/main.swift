@@ -294,6 +294,7 @@ let counts = try await (artistCount, trackCount)  // both reads run at once: (2,
 check(counts == (2, 6), "counts: \(counts)")
 try await observeWithCallbacks(dbPool)
 try encryptionExamples(in: exampleDirectory)
+try jsonExamples(in: exampleDirectory)
 try dbPool.close()
 
 // MARK: Keys in the keyring

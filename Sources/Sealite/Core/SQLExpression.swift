@@ -5,6 +5,9 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
   indirect enum Impl: Sendable {
     /// A value, bound as an argument (inlined as a literal in schema SQL).
     case value(DatabaseValue)
+    /// A value written into the SQL as a literal, never bound: a constant that must
+    /// match the same constant in an index on an expression (a JSON path).
+    case constant(DatabaseValue)
     /// A column; `alias` qualifies it with a table once the request knows it.
     case column(String, alias: SQLTableAlias?)
     /// Raw SQL with its arguments.
@@ -42,6 +45,9 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     /// SQL that depends on the table it is qualified with (an association
     /// aggregate's correlated subquery), rendered when the request runs.
     case dependent(SQLTableAlias?, @Sendable (SQLGenerationContext, SQLTableAlias) throws -> String)
+    /// An expression that JSON builders (`JSON_ARRAY`, `JSON_OBJECT`, …) read as JSON
+    /// rather than as text (`JSONColumn`, `asJSON`); it renders as the expression itself.
+    case jsonValue(SQLExpression)
   }
 
   let impl: Impl
@@ -68,6 +74,8 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     switch impl {
     case .value(let value):
       return context.append(value)
+    case .constant(let value):
+      return SQLGenerationContext.literal(value)
     case .column(let name, let alias):
       return context.qualifiedColumn(name, alias: alias)
     case .literal(let literal):
@@ -127,6 +135,8 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
           "an association aggregate is used outside of a request of its origin table")
       }
       return try render(context, alias)
+    case .jsonValue(let expression):
+      return try expression.sql(context, wrapped: wrapped)
     }
   }
 
@@ -135,9 +145,9 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
   var isDependent: Bool {
     switch impl {
     case .dependent: return true
-    case .value, .column, .literal, .countAll, .exists, .subquery: return false
+    case .value, .constant, .column, .literal, .countAll, .exists, .subquery: return false
     case .prefix(_, let expression), .postfix(let expression, _), .collate(let expression, _),
-      .cast(let expression, _), .inSubquery(let expression, _, _):
+      .cast(let expression, _), .inSubquery(let expression, _, _), .jsonValue(let expression):
       return expression.isDependent
     case .binary(_, let lhs, let rhs): return lhs.isDependent || rhs.isDependent
     case .associative(_, let expressions, _): return expressions.contains { $0.isDependent }
@@ -191,7 +201,7 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     if let replacement = replace(self) { return replacement }
     func sub(_ expression: SQLExpression) -> SQLExpression { expression.rewritten(replace) }
     switch impl {
-    case .value, .column, .literal, .countAll, .exists, .subquery, .dependent:
+    case .value, .constant, .column, .literal, .countAll, .exists, .subquery, .dependent:
       return self
     case .prefix(let op, let expression):
       return SQLExpression(.prefix(op, sub(expression)))
@@ -216,13 +226,18 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
       return SQLExpression(.collate(sub(expression), collation))
     case .cast(let expression, let type):
       return SQLExpression(.cast(sub(expression), type))
+    case .jsonValue(let expression):
+      return SQLExpression(.jsonValue(sub(expression)))
     }
   }
 
   /// The column name, if the expression is a bare column.
   var columnName: String? {
-    if case .column(let name, _) = impl { return name }
-    return nil
+    switch impl {
+    case .column(let name, _): return name
+    case .jsonValue(let expression): return expression.columnName
+    default: return nil
+    }
   }
 }
 

@@ -92,13 +92,21 @@ extension SQLExpression {
     _ name: String, _ value: some SQLSpecificExpressible, orderBy ordering: (any SQLOrderingTerm)? = nil,
     filter: (any SQLSpecificExpressible)?
   ) -> SQLExpression {
+    aggregate(name, [value.sqlExpression], orderBy: ordering, filter: filter)
+  }
+
+  /// `name(arguments ORDER BY ordering) FILTER (WHERE filter)`, or the plain call
+  /// `name(arguments)` without ordering nor filter (valid on every SQLite).
+  static func aggregate(
+    _ name: String, _ arguments: [SQLExpression], orderBy ordering: (any SQLOrderingTerm)? = nil,
+    filter: (any SQLSpecificExpressible)?
+  ) -> SQLExpression {
     guard ordering != nil || filter != nil else {
-      return SQLExpression(.function(name, [value.sqlExpression], distinct: false))
+      return SQLExpression(.function(name, arguments, distinct: false))
     }
     return SQLExpression(
       .aggregate(
-        name, [value.sqlExpression], orderBy: ordering?.sqlOrdering.termExpression,
-        filter: filter?.sqlExpression))
+        name, arguments, orderBy: ordering?.sqlOrdering.termExpression, filter: filter?.sqlExpression))
   }
 }
 

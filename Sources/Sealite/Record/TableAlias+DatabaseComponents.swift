@@ -14,3 +14,17 @@ extension TableAlias where RowDecoder: TableRecord {
     self[RowDecoder.databaseComponents[keyPath: keyPath]]
   }
 }
+
+extension TableAlias where RowDecoder: TableRecord {
+  /// A JSON column of the aliased table, named by the record's components, with the
+  /// accessors of ``SQLJSONExpressible``:
+  ///
+  ///     let playerAlias = TableAlias<Player>()
+  ///     // "player"."address" ->> 'city'
+  ///     playerAlias.address["city"]
+  public subscript<T: SQLJSONExpressible>(dynamicMember keyPath: KeyPath<DatabaseComponents, T>)
+    -> AnySQLJSONExpressible
+  {
+    self[RowDecoder.databaseComponents[keyPath: keyPath]]
+  }
+}

@@ -143,7 +143,8 @@ public final class ColumnDefinition {
   func indexSQL(table: String, options: IndexOptions) -> String? {
     guard isIndexed, unique == nil else { return nil }
     return Database.createIndexSQL(
-      name: "\(table)_on_\(name)", table: table, columns: [name], options: options, condition: nil)
+      name: "\(table)_on_\(name)", table: table, terms: [name.quotedDatabaseIdentifier], options: options,
+      condition: nil)
   }
 
   /// The column definition SQL.

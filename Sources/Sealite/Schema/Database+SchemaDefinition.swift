@@ -18,9 +18,19 @@ extension Database {
     let definition = TableDefinition(name: name, options: options)
     try body(definition)
     let statements = try definition.statements(self)
-    try inSavepoint {
-      for statement in statements { try execute(sql: statement) }
-      return .commit
+    // GRDB runs the statements one after the other, outside of any transaction of
+    // its own, and programs (and GRDB's tests) see exactly those statements. A table
+    // whose index fails is dropped again, so that nothing half-created stays.
+    let existed = statements.count > 1 && options.contains(.ifNotExists) ? try tableExists(name) : false
+    for (index, statement) in statements.enumerated() {
+      do {
+        try execute(sql: statement)
+      } catch {
+        if index > 0, !existed {
+          try? execute(sql: "DROP TABLE IF EXISTS \(name.quotedDatabaseIdentifier)")
+        }
+        throw error
+      }
     }
   }
 
@@ -165,7 +175,29 @@ extension Database {
     let conditionSQL = try condition.map { try $0.sqlExpression.schemaSQL() }
     try execute(
       sql: Database.createIndexSQL(
-        name: name, table: table, columns: columns, options: options, condition: conditionSQL))
+        name: name, table: table, terms: columns.map(\.quotedDatabaseIdentifier), options: options,
+        condition: conditionSQL))
+  }
+
+  /// Creates an index on expressions: a collation, a computation, a JSON path:
+  ///
+  ///     // CREATE INDEX "player_on_country" ON "player"("address" ->> 'country')
+  ///     try db.create(
+  ///       index: "player_on_country", on: "player",
+  ///       expressions: [JSONColumn("address")["country"]])
+  ///
+  /// A request that filters or orders by the same expression can use the index. Values in
+  /// the expressions are written as SQL literals, since SQLite takes no arguments in schema
+  /// statements.
+  public func create(
+    index name: String, on table: String, expressions: [any SQLExpressible], options: IndexOptions = [],
+    condition: (any SQLExpressible)? = nil
+  ) throws {
+    let terms = try expressions.map { try $0.sqlExpression.schemaSQL() }
+    let conditionSQL = try condition.map { try $0.sqlExpression.schemaSQL() }
+    try execute(
+      sql: Database.createIndexSQL(
+        name: name, table: table, terms: terms, options: options, condition: conditionSQL))
   }
 
   /// Creates an index, with GRDB's legacy flags instead of ``IndexOptions``:
@@ -208,14 +240,14 @@ extension Database {
   }
 
   static func createIndexSQL(
-    name: String, table: String, columns: [String], options: IndexOptions, condition: String?
+    name: String, table: String, terms: [String], options: IndexOptions, condition: String?
   ) -> String {
     var sql = "CREATE "
     if options.contains(.unique) { sql += "UNIQUE " }
     sql += "INDEX "
     if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
     sql += "\(name.quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier)"
-    sql += "(\(columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))"
+    sql += "(\(terms.joined(separator: ", ")))"
     if let condition { sql += " WHERE \(condition)" }
     return sql
   }

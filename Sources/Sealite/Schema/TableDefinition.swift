@@ -276,7 +276,8 @@ public final class TableDefinition {
           if let indexing = foreignKey.indexing {
             indexes.append(
               Database.createIndexSQL(
-                name: Database.defaultIndexName(table: name, columns: names), table: name, columns: names,
+                name: Database.defaultIndexName(table: name, columns: names), table: name,
+                terms: names.map(\.quotedDatabaseIdentifier),
                 options: indexing == .unique ? indexOptions.union(.unique) : indexOptions, condition: nil))
           }
         }

@@ -274,4 +274,16 @@ struct SchemaCreateTableTests {
       #expect(try !db.tableExists("t"))
     }
   }
+
+  @Test(
+    "A table with an indexed column is created by GRDB's two statements, without a transaction around them")
+  func statementsAsGRDB() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.writeWithoutTransaction { db in
+      let sql = try capturedSQL(db) {
+        try db.create(table: "t") { t in t.column("a").indexed() }
+      }
+      #expect(sql == [#"CREATE TABLE "t" ("a")"#, #"CREATE INDEX "t_on_a" ON "t"("a")"#])
+    }
+  }
 }
