@@ -36,7 +36,8 @@ extension Table {
   /// on `condition`, which gets the aliases of both tables.
   public func association<Destination>(
     to cte: CommonTableExpression<Destination>,
-    on condition: @escaping @Sendable (_ left: TableAlias<RowDecoder>, _ right: TableAlias<Destination>) ->
+    on condition:
+      @escaping @Sendable (_ left: TableAlias<RowDecoder>, _ right: TableAlias<Destination>) ->
       any SQLExpressible
   ) -> JoinAssociation<RowDecoder, Destination> {
     JoinAssociation(from: tableName, to: cte.relationForAll, on: condition)

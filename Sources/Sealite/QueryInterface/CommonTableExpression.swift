@@ -43,7 +43,8 @@ public struct CommonTableExpression<RowDecoder>: Sendable {
 
   /// A common table expression defined by an SQL literal.
   public init(recursive: Bool = false, named tableName: String, columns: [String]? = nil, literal: SQL) {
-    self.init(recursive: recursive, named: tableName, columns: columns, subquery: SQLSubquery(.literal(literal)))
+    self.init(
+      recursive: recursive, named: tableName, columns: columns, subquery: SQLSubquery(.literal(literal)))
   }
 }
 
@@ -68,7 +69,8 @@ extension CommonTableExpression where RowDecoder == Row {
 
   /// A common table expression of rows defined by an SQL literal.
   public init(recursive: Bool = false, named tableName: String, columns: [String]? = nil, literal: SQL) {
-    self.init(recursive: recursive, named: tableName, columns: columns, subquery: SQLSubquery(.literal(literal)))
+    self.init(
+      recursive: recursive, named: tableName, columns: columns, subquery: SQLSubquery(.literal(literal)))
   }
 }
 
@@ -96,7 +98,8 @@ extension CommonTableExpression {
   /// joined on `condition`, which gets the aliases of both tables.
   public func association<Destination>(
     to cte: CommonTableExpression<Destination>,
-    on condition: @escaping @Sendable (_ left: TableAlias<RowDecoder>, _ right: TableAlias<Destination>) ->
+    on condition:
+      @escaping @Sendable (_ left: TableAlias<RowDecoder>, _ right: TableAlias<Destination>) ->
       any SQLExpressible
   ) -> JoinAssociation<RowDecoder, Destination> {
     JoinAssociation(from: tableName, to: cte.relationForAll, on: condition)
@@ -114,7 +117,8 @@ extension CommonTableExpression {
   /// `condition`.
   public func association<Destination>(
     to destination: Table<Destination>,
-    on condition: @escaping @Sendable (_ left: TableAlias<RowDecoder>, _ right: TableAlias<Destination>) ->
+    on condition:
+      @escaping @Sendable (_ left: TableAlias<RowDecoder>, _ right: TableAlias<Destination>) ->
       any SQLExpressible
   ) -> JoinAssociation<RowDecoder, Destination> {
     JoinAssociation(from: tableName, to: destination.associationDestination, on: condition)

@@ -15,7 +15,8 @@ extension TableRecord {
   ///     }
   public static func association<Destination>(
     to cte: CommonTableExpression<Destination>,
-    on condition: @escaping @Sendable (_ left: TableAlias<Self>, _ right: TableAlias<Destination>) ->
+    on condition:
+      @escaping @Sendable (_ left: TableAlias<Self>, _ right: TableAlias<Destination>) ->
       any SQLExpressible
   ) -> JoinAssociation<Self, Destination> {
     JoinAssociation(from: databaseTableName, to: cte.relationForAll, on: condition)
@@ -35,7 +36,8 @@ extension CommonTableExpression {
   /// joined on `condition`.
   public func association<Destination: TableRecord>(
     to destination: Destination.Type,
-    on condition: @escaping @Sendable (_ left: TableAlias<RowDecoder>, _ right: TableAlias<Destination>) ->
+    on condition:
+      @escaping @Sendable (_ left: TableAlias<RowDecoder>, _ right: TableAlias<Destination>) ->
       any SQLExpressible
   ) -> JoinAssociation<RowDecoder, Destination> {
     JoinAssociation(from: tableName, to: Destination.associationDestination, on: condition)

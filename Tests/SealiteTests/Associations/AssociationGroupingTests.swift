@@ -21,7 +21,9 @@ private struct Book: Codable, FetchableRecord, PersistableRecord, Equatable {
 
 @Suite("Grouped associations")
 struct AssociationGroupingTests {
-  @Test("including(all:) groups and filters the associated rows of each origin", arguments: RequestProtocolStore.allCases)
+  @Test(
+    "including(all:) groups and filters the associated rows of each origin",
+    arguments: RequestProtocolStore.allCases)
   func groupedPrefetch(store: RequestProtocolStore) throws {
     let directory = TemporaryDirectory()
     let writer = try store.makeWriter(directory)
@@ -44,7 +46,9 @@ struct AssociationGroupingTests {
         .forKey("kinds")
       let rows = try Row.fetchAll(db, Author.including(all: kinds).order(Column("id")))
       #expect(
-        rows.map { row in (row.prefetchedRows["kinds"] ?? []).map { "\($0["kind"] as String):\($0["n"] as Int)" } }
+        rows.map { row in
+          (row.prefetchedRows["kinds"] ?? []).map { "\($0["kind"] as String):\($0["n"] as Int)" }
+        }
           == [["novel:2"], ["poem:2"], []])
       let all = Author.books.select(Column("kind")).group(Column("authorId"), Column("kind")).forKey("kinds")
       let allRows = try Row.fetchAll(db, Author.including(all: all).order(Column("id")))

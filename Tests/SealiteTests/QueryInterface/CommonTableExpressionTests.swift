@@ -68,15 +68,22 @@ struct CommonTableExpressionTests {
     #expect(CommonTableExpression<Int>(named: "d", sql: "SELECT 1").tableName == "d")
   }
 
-  @Test("with(_:) writes the WITH clause of each kind of definition", arguments: RequestProtocolStore.allCases)
+  @Test(
+    "with(_:) writes the WITH clause of each kind of definition", arguments: RequestProtocolStore.allCases)
   func withClause(store: RequestProtocolStore) throws {
     let directory = TemporaryDirectory()
     let writer = try makeDatabase(store, directory)
     try writer.read { (db: Database) throws in
       let bySQL = CommonTableExpression(named: "cte", sql: "SELECT ?", arguments: ["O'Brien"])
-      #expect(try sql(db, T.all().with(bySQL)) == (#"WITH "cte" AS (SELECT ?) SELECT * FROM "t""#, ["O'Brien".databaseValue]))
+      #expect(
+        try sql(db, T.all().with(bySQL)) == (
+          #"WITH "cte" AS (SELECT ?) SELECT * FROM "t""#, ["O'Brien".databaseValue]
+        ))
       let byLiteral = CommonTableExpression(named: "cte", literal: "SELECT \("O'Brien")")
-      #expect(try sql(db, T.with(byLiteral)) == (#"WITH "cte" AS (SELECT ?) SELECT * FROM "t""#, ["O'Brien".databaseValue]))
+      #expect(
+        try sql(db, T.with(byLiteral)) == (
+          #"WITH "cte" AS (SELECT ?) SELECT * FROM "t""#, ["O'Brien".databaseValue]
+        ))
       let byRequest = CommonTableExpression(named: "cte", request: T.filter(Column("id") > 1))
       #expect(
         try sql(db, Table("t").with(byRequest))
@@ -86,7 +93,9 @@ struct CommonTableExpressionTests {
       let filtered = T.filter(Column("id") < 3).with(bySQLRequest)
       #expect(
         try sql(db, filtered)
-          == (#"WITH "cte" AS (SELECT ?) SELECT * FROM "t" WHERE "id" < ?"#, [5.databaseValue, 3.databaseValue]))
+          == (
+            #"WITH "cte" AS (SELECT ?) SELECT * FROM "t" WHERE "id" < ?"#, [5.databaseValue, 3.databaseValue]
+          ))
       #expect(try Row.fetchAll(db, filtered).count == 2)
       // A second definition of the same name replaces the first.
       let replaced = T.all().with(bySQL).with(CommonTableExpression(named: "CTE", sql: "SELECT 2"))
@@ -94,7 +103,9 @@ struct CommonTableExpressionTests {
     }
   }
 
-  @Test("Rows are fetched from a common table expression, as rows or records", arguments: RequestProtocolStore.allCases)
+  @Test(
+    "Rows are fetched from a common table expression, as rows or records",
+    arguments: RequestProtocolStore.allCases)
   func fetchFromCTE(store: RequestProtocolStore) throws {
     struct Answer: Decodable, FetchableRecord, Equatable { var value: Int }
     let directory = TemporaryDirectory()
@@ -102,7 +113,9 @@ struct CommonTableExpressionTests {
     try writer.read { (db: Database) throws in
       let rows = CommonTableExpression(named: "answer", sql: "SELECT 42 AS value")
       #expect(try rows.all().with(rows).fetchOne(db) == ["value": 42])
-      #expect(try sql(db, rows.all().with(rows)).0 == #"WITH "answer" AS (SELECT 42 AS value) SELECT * FROM "answer""#)
+      #expect(
+        try sql(db, rows.all().with(rows)).0
+          == #"WITH "answer" AS (SELECT 42 AS value) SELECT * FROM "answer""#)
       let answers = CommonTableExpression<Answer>(named: "answer", sql: "SELECT 42 AS value")
       #expect(try answers.all().with(answers).fetchOne(db) == Answer(value: 42))
       #expect(try answers.all().with(answers).fetchCount(db) == 1)
@@ -114,7 +127,8 @@ struct CommonTableExpressionTests {
     func counter(_ range: ClosedRange<Int>) -> QueryInterfaceRequest<Int> {
       let counter = CommonTableExpression<Int>(
         recursive: true, named: "counter", columns: ["x"],
-        literal: "VALUES(\(range.lowerBound)) UNION ALL SELECT x+1 FROM counter WHERE x < \(range.upperBound)")
+        literal: "VALUES(\(range.lowerBound)) UNION ALL SELECT x+1 FROM counter WHERE x < \(range.upperBound)"
+      )
       return counter.all().with(counter)
     }
     let directory = TemporaryDirectory()
@@ -200,7 +214,8 @@ struct CommonTableExpressionTests {
     let writer = try makeDatabase(store, directory)
     try writer.read { (db: Database) throws in
       let cte = CommonTableExpression(named: "cte", request: T.all())
-      let optional = T.with(cte).including(optional: T.association(to: cte) { left, right in left["id"] > right["id"] })
+      let optional = T.with(cte).including(
+        optional: T.association(to: cte) { left, right in left["id"] > right["id"] })
       #expect(
         try sql(db, optional).0
           == #"WITH "cte" AS (SELECT * FROM "t") SELECT "t".*, "cte".* FROM "t" LEFT JOIN "cte" ON "t"."id" > "cte"."id""#
@@ -209,7 +224,8 @@ struct CommonTableExpressionTests {
       #expect(rows.count == 4)  // 1-nil, 2-1, 3-1, 3-2
       #expect(rows.map { $0.scopes["cte"]?["id"] as Int? } == [nil, 1, 1, 2])
 
-      let joined = T.with(cte).joining(required: T.association(to: cte) { left, right in left["id"] > right["id"] })
+      let joined = T.with(cte).joining(
+        required: T.association(to: cte) { left, right in left["id"] > right["id"] })
       #expect(
         try sql(db, joined).0
           == #"WITH "cte" AS (SELECT * FROM "t") SELECT "t".* FROM "t" JOIN "cte" ON "t"."id" > "cte"."id""#)
@@ -220,16 +236,23 @@ struct CommonTableExpressionTests {
       let cross = T.with(literal).including(required: T.association(to: literal))
       #expect(
         try sql(db, cross)
-          == (#"WITH "cte" AS (SELECT ? AS name) SELECT "t".*, "cte".* FROM "t" JOIN "cte""#, ["O'Brien".databaseValue]))
-      #expect(try Row.fetchAll(db, cross).map { $0.scopes["cte"]?["name"] as String? } == Array(repeating: "O'Brien", count: 3))
+          == (
+            #"WITH "cte" AS (SELECT ? AS name) SELECT "t".*, "cte".* FROM "t" JOIN "cte""#,
+            ["O'Brien".databaseValue]
+          ))
+      #expect(
+        try Row.fetchAll(db, cross).map { $0.scopes["cte"]?["name"] as String? }
+          == Array(repeating: "O'Brien", count: 3))
       let ordered = T.with(cte).including(required: T.association(to: cte).order(Column("id")))
       #expect(
         try sql(db, ordered).0
-          == #"WITH "cte" AS (SELECT * FROM "t") SELECT "t".*, "cte".* FROM "t" JOIN "cte" ORDER BY "cte"."id""#)
+          == #"WITH "cte" AS (SELECT * FROM "t") SELECT "t".*, "cte".* FROM "t" JOIN "cte" ORDER BY "cte"."id""#
+      )
 
       // A column list gives the width of the included columns.
       let columns = CommonTableExpression(named: "cte", columns: ["id", "a"], literal: "SELECT 1, 2")
-      let withColumns = T.with(columns).including(required: T.association(to: columns) { $0["id"] == $1["id"] })
+      let withColumns = T.with(columns).including(
+        required: T.association(to: columns) { $0["id"] == $1["id"] })
       #expect(
         try sql(db, withColumns).0
           == #"WITH "cte"("id", "a") AS (SELECT 1, 2) SELECT "t".*, "cte".* FROM "t" JOIN "cte" ON "t"."id" = "cte"."id""#
@@ -289,9 +312,13 @@ struct CommonTableExpressionTests {
       let cte2 = CommonTableExpression<CTE2>(named: "cte2", literal: "SELECT \("O'Brien") AS name")
       for last in [cte2.association(to: T.self), cte2.association(to: Table("t"))] {
         let request = T.with(cte1).with(cte2)
-          .including(required: T.association(to: cte1).including(required: cte1.association(to: cte2).including(required: last)))
+          .including(
+            required: T.association(to: cte1).including(
+              required: cte1.association(to: cte2).including(required: last)))
         let (text, arguments) = try sql(db, request)
-        #expect(text.hasPrefix(#"WITH "cte1" AS (SELECT * FROM "t" WHERE "id" = ?), "cte2" AS (SELECT ? AS name) SELECT "#))
+        #expect(
+          text.hasPrefix(
+            #"WITH "cte1" AS (SELECT * FROM "t" WHERE "id" = ?), "cte2" AS (SELECT ? AS name) SELECT "#))
         #expect(text.contains(#" JOIN "cte1" JOIN "cte2" JOIN "t" "#))
         #expect(arguments == [1.databaseValue, "O'Brien".databaseValue])
         #expect(try Row.fetchAll(db, request).count == 9)
@@ -330,7 +357,9 @@ struct CommonTableExpressionTests {
     }
   }
 
-  @Test("Associations define common table expressions of the whole statement", arguments: RequestProtocolStore.allCases)
+  @Test(
+    "Associations define common table expressions of the whole statement",
+    arguments: RequestProtocolStore.allCases)
   func associationCTEs(store: RequestProtocolStore) throws {
     struct Team: TableRecord {}
     struct Player: TableRecord { static let team = belongsTo(Team.self) }
@@ -353,36 +382,47 @@ struct CommonTableExpressionTests {
       let cte2 = CommonTableExpression(named: "cte", sql: "SELECT 2")
       let join = #"SELECT "award".* FROM "award" LEFT JOIN "player" ON "player"."id" = "award"."playerId""#
       let both = join + #" LEFT JOIN "team" ON "team"."id" = "player"."teamId""#
-      #expect(try sql(db, Award.joining(optional: Award.player.with(cte1))).0 == #"WITH "cte" AS (SELECT 1) "# + join)
-      #expect(try sql(db, Award.joining(optional: Award.team.with(cte1))).0 == #"WITH "cte" AS (SELECT 1) "# + both)
+      #expect(
+        try sql(db, Award.joining(optional: Award.player.with(cte1))).0 == #"WITH "cte" AS (SELECT 1) "#
+          + join)
+      #expect(
+        try sql(db, Award.joining(optional: Award.team.with(cte1))).0 == #"WITH "cte" AS (SELECT 1) "# + both)
       let pivot = Award.hasOne(Team.self, through: Award.player.with(cte1), using: Player.team)
       #expect(try sql(db, Award.joining(optional: pivot)).0 == #"WITH "cte" AS (SELECT 1) "# + both)
       let distinct = Award.with(CommonTableExpression(named: "other", sql: "SELECT 0"))
         .joining(optional: Award.player.with(cte1))
       #expect(try sql(db, distinct).0 == #"WITH "other" AS (SELECT 0), "cte" AS (SELECT 1) "# + join)
       // The last definition of a name wins.
-      #expect(try sql(db, Award.with(cte1).joining(optional: Award.player.with(cte2))).0 == #"WITH "cte" AS (SELECT 2) "# + join)
+      #expect(
+        try sql(db, Award.with(cte1).joining(optional: Award.player.with(cte2))).0
+          == #"WITH "cte" AS (SELECT 2) "# + join)
       let twoPaths = Award.joining(optional: Award.player.with(cte1)).joining(optional: Award.team.with(cte2))
       #expect(try sql(db, twoPaths).0.hasPrefix(#"WITH "cte" AS (SELECT 2) SELECT "award".* FROM "award" "#))
       _ = try Row.fetchAll(db, Award.joining(optional: Award.team.with(cte2)))
     }
   }
 
-  @Test("Literals interpolate a common table expression's name and definition", arguments: RequestProtocolStore.allCases)
+  @Test(
+    "Literals interpolate a common table expression's name and definition",
+    arguments: RequestProtocolStore.allCases)
   func interpolation(store: RequestProtocolStore) throws {
     let directory = TemporaryDirectory()
     let writer = try makeDatabase(store, directory)
     try writer.read { (db: Database) throws in
       let cte = CommonTableExpression(named: "cte", literal: "SELECT \("O'Brien")")
       let byName: SQLRequest<String> = "WITH \(definitionFor: cte) SELECT * FROM \(cte)"
-      #expect(try sql(db, byName) == (#"WITH "cte" AS (SELECT ?) SELECT * FROM "cte""#, ["O'Brien".databaseValue]))
+      #expect(
+        try sql(db, byName) == (#"WITH "cte" AS (SELECT ?) SELECT * FROM "cte""#, ["O'Brien".databaseValue]))
       #expect(try byName.fetchOne(db) == "O'Brien")
       let byRequest: SQLRequest<String> = "WITH \(definitionFor: cte) \(cte.all())"
       #expect(try sql(db, byRequest).0 == #"WITH "cte" AS (SELECT ?) SELECT * FROM "cte""#)
       #expect(try byRequest.fetchOne(db) == "O'Brien")
       let empty = CommonTableExpression(named: "cte", columns: [], literal: "SELECT 1")
-      #expect(try SQL("WITH \(definitionFor: empty) SELECT 1").build(db).sql == #"WITH "cte" AS (SELECT 1) SELECT 1"#)
-      let named = CommonTableExpression(named: "cte", columns: ["name", "score"], literal: "SELECT \("O'Brien"), 12")
+      #expect(
+        try SQL("WITH \(definitionFor: empty) SELECT 1").build(db).sql
+          == #"WITH "cte" AS (SELECT 1) SELECT 1"#)
+      let named = CommonTableExpression(
+        named: "cte", columns: ["name", "score"], literal: "SELECT \("O'Brien"), 12")
       let row = try Row.fetchOne(db, SQLRequest<Row>("WITH \(definitionFor: named) SELECT * FROM \(named)"))
       #expect(row == ["name": "O'Brien", "score": 12])
     }
@@ -400,7 +440,9 @@ struct CommonTableExpressionTests {
       #expect(updates.last == #"WITH "cte" AS (SELECT 1) UPDATE "a" SET "a" = (SELECT * FROM "cte")"#)
       #expect(try Int.fetchAll(db, sql: "SELECT a FROM a") == [1, 1, 1])
       try db.execute(sql: "INSERT INTO a VALUES (2)")
-      let deletes = try capturedSQL(db) { _ = try A.with(cte).filter(cte.contains(Column("a"))).deleteAll(db) }
+      let deletes = try capturedSQL(db) {
+        _ = try A.with(cte).filter(cte.contains(Column("a"))).deleteAll(db)
+      }
       #expect(deletes.last == #"WITH "cte" AS (SELECT 1) DELETE FROM "a" WHERE "a" IN "cte""#)
       #expect(try Int.fetchAll(db, sql: "SELECT a FROM a") == [2])
     }

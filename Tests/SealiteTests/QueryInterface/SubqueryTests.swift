@@ -74,10 +74,12 @@ struct SubqueryTests {
       #expect(try sql(db, teams).1 == [15.databaseValue])
       #expect(try teams.fetchAll(db).map(\.name) == ["Reds", "Blues"])
 
-      let others = Team.filter(!Player.select(Column("teamId")).filter(Column("teamId") != nil).contains(Column("id")))
+      let others = Team.filter(
+        !Player.select(Column("teamId")).filter(Column("teamId") != nil).contains(Column("id")))
       #expect(
         try sql(db, others).0
-          == #"SELECT * FROM "team" WHERE "id" NOT IN (SELECT "teamId" FROM "player" WHERE "teamId" IS NOT NULL)"#)
+          == #"SELECT * FROM "team" WHERE "id" NOT IN (SELECT "teamId" FROM "player" WHERE "teamId" IS NOT NULL)"#
+      )
       #expect(try others.fetchAll(db).map(\.name) == ["Greens"])
 
       // An SQL request, with its arguments, where the subquery is.
@@ -91,7 +93,9 @@ struct SubqueryTests {
     }
   }
 
-  @Test("exists() is EXISTS (subquery), correlated with the enclosing table", arguments: RequestProtocolStore.allCases)
+  @Test(
+    "exists() is EXISTS (subquery), correlated with the enclosing table",
+    arguments: RequestProtocolStore.allCases)
   func existsSubquery(store: RequestProtocolStore) throws {
     let directory = TemporaryDirectory()
     let writer = try makeDatabase(store, directory)
@@ -125,7 +129,8 @@ struct SubqueryTests {
       let sameBest = Player.all().aliased(alias).filter(!literal.exists())
       #expect(
         try sql(db, sameBest).0
-          == #"SELECT "p".* FROM "player" "p" WHERE NOT EXISTS (SELECT * FROM player WHERE score > "p"."score")"#)
+          == #"SELECT "p".* FROM "player" "p" WHERE NOT EXISTS (SELECT * FROM player WHERE score > "p"."score")"#
+      )
       #expect(try sameBest.fetchAll(db).map(\.id).sorted() == [2, 4])
     }
   }
@@ -144,7 +149,8 @@ struct SubqueryTests {
       #expect(
         try sql(db, request).0
           == #"SELECT *, (SELECT COUNT("id") FROM "player" WHERE "teamId" = "team"."id") AS "playerCount" "#
-          + #"FROM "team" ORDER BY (SELECT COUNT("id") FROM "player" WHERE "teamId" = "team"."id") DESC, "id""#)
+          + #"FROM "team" ORDER BY (SELECT COUNT("id") FROM "player" WHERE "teamId" = "team"."id") DESC, "id""#
+      )
       #expect(try request.fetchAll(db).map { $0["playerCount"] as Int } == [2, 1, 0])
 
       // In a literal, a subquery is written without parentheses, as in GRDB.
@@ -156,7 +162,9 @@ struct SubqueryTests {
       #expect(try literal.fetchAll(db) == ["Craig"])
       let sqlMaximum: SQLRequest<Int> = "SELECT MAX(score) - \(20) FROM player"
       let literal2: SQLRequest<String> = "SELECT name FROM player WHERE score = (\(sqlMaximum))"
-      #expect(try sql(db, literal2).0 == "SELECT name FROM player WHERE score = (SELECT MAX(score) - ? FROM player)")
+      #expect(
+        try sql(db, literal2).0 == "SELECT name FROM player WHERE score = (SELECT MAX(score) - ? FROM player)"
+      )
       #expect(try literal2.fetchAll(db) == ["Arthur"])
     }
   }
@@ -170,7 +178,8 @@ struct SubqueryTests {
       let adapted = Player.select(Column("teamId")).filter(Column("score") == 20).adapted { _ in
         SuffixRowAdapter(fromIndex: 0)
       }
-      let teams = Team.filter(erased.contains(Column("id")) || adapted.contains(Column("id"))).order(Column("id"))
+      let teams = Team.filter(erased.contains(Column("id")) || adapted.contains(Column("id"))).order(
+        Column("id"))
       #expect(try teams.fetchAll(db).map(\.name) == ["Reds", "Blues"])
       #expect(try Bool.fetchOne(db, Player.select(erased.exists())) == true)
       #expect(try Bool.fetchOne(db, Player.select(!adapted.exists())) == false)
@@ -182,7 +191,8 @@ struct SubqueryTests {
     let literal: SQL = "SELECT \(Player.all().exists())"
     let dbQueue = try DatabaseQueue()
     try dbQueue.write { (db: Database) throws in
-      try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, teamId INTEGER, name TEXT, score INTEGER)")
+      try db.execute(
+        sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, teamId INTEGER, name TEXT, score INTEGER)")
       #expect(try literal.build(db).sql == #"SELECT EXISTS (SELECT * FROM "player")"#)
       #expect(try Bool.fetchOne(db, SQLRequest<Bool>(literal: literal)) == false)
     }

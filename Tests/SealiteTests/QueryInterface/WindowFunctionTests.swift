@@ -27,7 +27,9 @@ private func withWindowFunctions<T>(_ body: () throws -> T) throws -> T? {
 
 @Suite("Window functions in raw SQL and SQL literals")
 struct WindowFunctionTests {
-  @Test("Window functions run through raw SQL, literals and common table expressions", arguments: RequestProtocolStore.allCases)
+  @Test(
+    "Window functions run through raw SQL, literals and common table expressions",
+    arguments: RequestProtocolStore.allCases)
   func windowFunctions(store: RequestProtocolStore) throws {
     let directory = TemporaryDirectory()
     let writer = try store.makeWriter(directory)
@@ -44,7 +46,8 @@ struct WindowFunctionTests {
       }
       if let raw { #expect(raw == [3, 1, 2]) }
 
-      let ranked = Player
+      let ranked =
+        Player
         .select(literal: "name, rank() OVER (ORDER BY score DESC) AS ranking")
         .order(Column("id"))
         .asRequest(of: Row.self)
@@ -60,9 +63,10 @@ struct WindowFunctionTests {
         named: "numbered",
         literal: "SELECT id, row_number() OVER (ORDER BY score DESC) AS position FROM player")
       let best = Player.with(numbered)
-        .joining(required: Player.association(to: numbered) { player, numbered in
-          player[Column("id")] == numbered[Column("id")]
-        }.filter(Column("position") == 1))
+        .joining(
+          required: Player.association(to: numbered) { player, numbered in
+            player[Column("id")] == numbered[Column("id")]
+          }.filter(Column("position") == 1))
       if let players = try withWindowFunctions({ try best.fetchAll(db) }) {
         #expect(players.map(\.name) == ["Barbara"])
       }
