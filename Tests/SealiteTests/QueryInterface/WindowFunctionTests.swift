@@ -51,9 +51,11 @@ struct WindowFunctionTests {
         .select(literal: "name, rank() OVER (ORDER BY score DESC) AS ranking")
         .order(Column("id"))
         .asRequest(of: Row.self)
-      #expect(
-        try ranked.makePreparedRequest(db).statement.sql
-          == #"SELECT name, rank() OVER (ORDER BY score DESC) AS ranking FROM "player" ORDER BY "id""#)
+      // The statement compiles where SQLite has window functions only.
+      if let sql = try withWindowFunctions({ try ranked.makePreparedRequest(db).statement.sql }) {
+        #expect(
+          sql == #"SELECT name, rank() OVER (ORDER BY score DESC) AS ranking FROM "player" ORDER BY "id""#)
+      }
       if let rows = try withWindowFunctions({ try ranked.fetchAll(db) }) {
         #expect(rows.map { $0["ranking"] as Int } == [3, 1, 2])
       }
