@@ -447,4 +447,20 @@ struct CommonTableExpressionTests {
       #expect(try Int.fetchAll(db, sql: "SELECT a FROM a") == [2])
     }
   }
+
+  @Test("The region of a request of a common table expression is the tables its definition reads")
+  func region() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in
+      try db.execute(
+        sql: "CREATE TABLE t (id INTEGER PRIMARY KEY); CREATE TABLE other (id INTEGER PRIMARY KEY)")
+    }
+    let region = try dbQueue.read { db in
+      let cte = CommonTableExpression(named: "cte", request: T.select(Column("id")))
+      return try cte.all().with(cte).databaseRegion(db)
+    }
+    #expect(region.isModified(byEventsOfKind: .insert(tableName: "t")))
+    #expect(!region.isModified(byEventsOfKind: .insert(tableName: "other")))
+    #expect(!region.isFullDatabase)
+  }
 }
