@@ -13,6 +13,9 @@ final class SQLGenerationContext {
   /// The connection the SQL is generated for, when known (association
   /// aggregates read the schema).
   let db: Database?
+  /// The context of the enclosing query, for a subquery: a correlated
+  /// subquery names the tables of its enclosing queries as they do.
+  private(set) var parent: SQLGenerationContext?
 
   /// A context that binds values as arguments.
   init(db: Database? = nil) {
@@ -25,6 +28,7 @@ final class SQLGenerationContext {
   static func nested(in parent: SQLGenerationContext) -> SQLGenerationContext {
     let context = SQLGenerationContext(db: parent.db)
     if parent.arguments == nil { context.arguments = nil }
+    context.parent = parent
     return context
   }
 
@@ -65,6 +69,7 @@ final class SQLGenerationContext {
 
   private func name(of alias: SQLTableAlias, tableName: String?) -> String {
     if let name = aliasNames[alias] { return name }
+    if tableName == nil, let name = enclosingName(of: alias) { return name }
     let base = alias.userName ?? alias.tableName ?? tableName ?? "t"
     var name = base
     var suffix = 1
@@ -88,11 +93,23 @@ final class SQLGenerationContext {
   /// The table `alias` stands for: its own, or the one of the request that
   /// registered it.
   func tableName(of alias: SQLTableAlias) -> String? {
-    alias.tableName ?? aliasTables[alias]
+    alias.tableName ?? aliasTables[alias] ?? parent?.tableName(of: alias)
+  }
+
+  /// The name an enclosing query gave `alias`, if one registered it.
+  private func enclosingName(of alias: SQLTableAlias) -> String? {
+    guard let parent else { return nil }
+    if parent.aliasTables[alias] != nil { return parent.aliasNames[alias] }
+    return parent.enclosingName(of: alias)
   }
 
   func qualifiedColumn(_ columnName: String, alias: SQLTableAlias?) -> String {
-    if let alias, qualifiesColumns || alias.forcesQualification {
+    // A column of an enclosing query's table is always qualified: the
+    // subquery's own tables could have a column of the same name.
+    if let alias,
+      qualifiesColumns || alias.forcesQualification
+        || (aliasTables[alias] == nil && enclosingName(of: alias) != nil)
+    {
       return "\(name(of: alias).quotedDatabaseIdentifier).\(columnName.quotedDatabaseIdentifier)"
     }
     return columnName.quotedDatabaseIdentifier

@@ -29,6 +29,9 @@ public struct AnyFetchRequest<RowDecoder>: FetchRequest {
     AnyFetchRequest<T>(base: base)
   }
 
+  /// The wrapped request's subquery (FetchRequest+Subquery.swift).
+  var wrappedSubquery: SQLSubquery { base.sqlSubquery }
+
   /// The number of values the wrapped request fetches.
   public func fetchCount(_ db: Database) throws -> Int {
     try base.fetchCount(db)

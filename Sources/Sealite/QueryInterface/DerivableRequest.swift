@@ -12,4 +12,8 @@ public protocol DerivableRequest<RowDecoder>:
 {
   /// The request without duplicate rows.
   func distinct() -> Self
+
+  /// The request with `cte` in its `WITH` clause (a definition of the same
+  /// name is replaced).
+  func with<T>(_ cte: CommonTableExpression<T>) -> Self
 }

@@ -1,6 +1,7 @@
 /// A request that fetches values of type `RowDecoder`: rows, plain values or
 /// records. ``QueryInterfaceRequest`` and ``SQLRequest`` are fetch requests.
-public protocol FetchRequest<RowDecoder>: Sendable {
+/// Every fetch request is also a subquery (``SQLSubqueryable``).
+public protocol FetchRequest<RowDecoder>: SQLSubqueryable, Sendable {
   /// What the request fetches.
   associatedtype RowDecoder
 

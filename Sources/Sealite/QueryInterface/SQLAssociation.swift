@@ -10,6 +10,9 @@ public struct SQLAssociation: Sendable {
       case hasOne
       /// The destination table holds the foreign key; many rows.
       case hasMany
+      /// A join on a condition of the program's (``JoinAssociation``), or
+      /// on none; one row.
+      case join((@Sendable (SQLTableAlias, SQLTableAlias) -> SQLExpression)?)
     }
 
     var kind: Kind
@@ -17,12 +20,18 @@ public struct SQLAssociation: Sendable {
     var relation: SQLRelation
     var foreignKey: ForeignKey?
 
-    var isToMany: Bool { kind == .hasMany }
+    var isToMany: Bool {
+      if case .hasMany = kind { return true }
+      return false
+    }
 
     /// The join condition between a row of the origin side and one of the
     /// destination side.
     func condition(_ db: Database, origin: SQLTableAlias, destination: SQLTableAlias) throws -> SQLExpression
     {
+      if case .join(let condition) = kind {
+        return condition?(origin, destination) ?? SQLExpression(.associative("AND", [], empty: "1"))
+      }
       let pairs = try columnPairs(db)
       let terms = pairs.map { originColumn, destinationColumn in
         SQLExpression(
@@ -42,6 +51,9 @@ public struct SQLAssociation: Sendable {
       case .hasOne, .hasMany:
         let key = try db.resolveForeignKey(from: relation.tableName, to: originTable, explicit: foreignKey)
         return Array(zip(key.referenced, key.referencing))
+      case .join:
+        throw DatabaseError.misuse(
+          "an association to \(relation.tableName) joined on a condition has no foreign key columns")
       }
     }
   }

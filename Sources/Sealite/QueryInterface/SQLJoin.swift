@@ -52,7 +52,8 @@ struct SQLJoin: Sendable {
   func renderClauses(_ db: Database, _ context: SQLGenerationContext, parent: SQLTableAlias) throws -> String
   {
     let childName = context.name(of: relation.alias)
-    var onExpressions = [try condition(db, parent, relation.alias)]
+    // A join without a condition (to a common table expression) has no ON.
+    var onExpressions = [try condition(db, parent, relation.alias)].filter { !$0.isEmptyConjunction }
     // Filters of a LEFT JOINed table go in its ON clause, so that they do not
     // turn the join into an inner one.
     if kind == .left {
@@ -61,7 +62,9 @@ struct SQLJoin: Sendable {
     var clause = kind == .inner ? " JOIN " : " LEFT JOIN "
     clause += relation.tableName.quotedDatabaseIdentifier
     if childName != relation.tableName { clause += " " + childName.quotedDatabaseIdentifier }
-    clause += " ON " + (try SQLExpression(.associative("AND", onExpressions, empty: "1")).sql(context))
+    if !onExpressions.isEmpty {
+      clause += " ON " + (try SQLExpression(.associative("AND", onExpressions, empty: "1")).sql(context))
+    }
     for join in relation.joins {
       clause += try join.renderClauses(db, context, parent: relation.alias)
     }
@@ -122,6 +125,10 @@ extension SQLJoin {
   /// Refines this join with another use of the same association.
   mutating func merge(_ other: SQLJoin) {
     if other.kind == .inner { kind = .inner }
+    // The last use's condition wins (they differ only for joins on a
+    // condition of the program's), and so do its common table expressions.
+    condition = other.condition
+    relation.ctes.merge(other.relation.ctes)
     if relation.hasDeferredEdits || other.relation.hasDeferredEdits {
       // Edits that wait for the database can not be merged field by field
       // now: the other use's relation is merged into this one once both are

@@ -156,7 +156,14 @@ public func || (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressib
 }
 /// `NOT value`.
 public prefix func ! (value: some SQLSpecificExpressible) -> SQLExpression {
-  SQLExpression(.prefix("NOT ", value.sqlExpression))
+  let expression = value.sqlExpression
+  // Subqueries negate in place, as GRDB writes them: `NOT EXISTS (…)`, `x NOT IN (…)`.
+  switch expression.impl {
+  case .exists(let subquery, let negated): return SQLExpression(.exists(subquery, negated: !negated))
+  case .inSubquery(let element, let subquery, let negated):
+    return SQLExpression(.inSubquery(element, subquery, negated: !negated))
+  default: return SQLExpression(.prefix("NOT ", expression))
+  }
 }
 
 extension Sequence where Element: SQLExpressible {

@@ -33,6 +33,10 @@ struct SQLRelation: Sendable {
   /// Edits that need the database, applied by `resolved(_:)` (see
   /// SQLRelation+DeferredEdits.swift).
   var deferredEdits: [DeferredEdit] = []
+  /// The common table expressions of the `WITH` clause, and the one this
+  /// relation reads, if its table is one (SQLRelation+CommonTableExpressions.swift).
+  var ctes = SQLCTEList()
+  var sourceCTE: SQLCTE?
 
   init(tableName: String, selection: [SQLSelection]) {
     self.tableName = tableName
@@ -71,7 +75,7 @@ struct SQLRelation: Sendable {
     try selection.reduce(0) { total, selection in
       switch selection.impl {
       case .allColumns:
-        return total + (try db.recordColumnCount(tableName))
+        return total + (try sourceCTE?.columnCount(db) ?? db.recordColumnCount(tableName))
       case .allColumnsExcluding(_, let excluded):
         return total
           + (try db.columns(in: tableName).filter { !excluded.contains($0.name.lowercased()) }.count)
@@ -132,12 +136,14 @@ struct SQLRelation: Sendable {
     if hasDeferredEdits { return try resolved(db).selectSQL(db, context, singleResult: singleResult) }
     // Arguments are collected in the order their placeholders appear in the
     // SQL text: selection, joins, WHERE, GROUP BY, HAVING, ORDER BY.
+    // The WITH clause comes first in the text, and so do its arguments.
+    let with = try withClause(context)
     registerAliases(context)
     if needsQualifiedColumns { context.qualifiesColumns = true }
     var columns = try selection.map { try $0.qualified(with: alias).sql(context) }
     for join in joins { columns += try join.renderAnnotationSelections(context) }
     for join in joins { columns += try join.renderSelections(context) }
-    var sql = "SELECT "
+    var sql = with + "SELECT "
     if isDistinct { sql += "DISTINCT " }
     sql += columns.joined(separator: ", ")
     sql += " FROM " + tableName.quotedDatabaseIdentifier
@@ -216,17 +222,18 @@ struct SQLRelation: Sendable {
   /// `DELETE` of the selected rows.
   func deleteSQL(_ db: Database, _ context: SQLGenerationContext) throws -> String {
     if hasDeferredEdits { return try resolved(db).deleteSQL(db, context) }
-    if isEmptyByDefinition { return "DELETE FROM \(tableName.quotedDatabaseIdentifier) WHERE 0" }
+    let with = try withClause(context)
+    if isEmptyByDefinition { return with + "DELETE FROM \(tableName.quotedDatabaseIdentifier) WHERE 0" }
     if hasJoins || !grouping.isEmpty || limit != nil || isDistinct {
       // Complex selections delete by rowid (or primary key) through a subquery.
       let key = try rowKeyColumn(db)
       var keyRelation = self
       keyRelation.selection = [SQLExpression(.column(key, alias: nil)).sqlSelection]
       let subquery = try keyRelation.selectSQL(db, context)
-      return
-        "DELETE FROM \(tableName.quotedDatabaseIdentifier) WHERE \(key.quotedDatabaseIdentifier) IN (\(subquery))"
+      return with
+        + "DELETE FROM \(tableName.quotedDatabaseIdentifier) WHERE \(key.quotedDatabaseIdentifier) IN (\(subquery))"
     }
-    var sql = "DELETE FROM \(tableName.quotedDatabaseIdentifier)"
+    var sql = with + "DELETE FROM \(tableName.quotedDatabaseIdentifier)"
     let expressions = try allFilters(db)
     if !expressions.isEmpty {
       sql += " WHERE " + (try SQLExpression(.associative("AND", expressions, empty: "1")).sql(context))
@@ -243,8 +250,9 @@ struct SQLRelation: Sendable {
       return try resolved(db).updateSQL(
         db, context, conflictResolution: conflictResolution, assignments: assignments)
     }
+    let with = try withClause(context)
     let set = try assignments.map { try $0.sql(context) }.joined(separator: ", ")
-    var sql = "UPDATE \(conflictResolution.orClause)\(tableName.quotedDatabaseIdentifier) SET \(set)"
+    var sql = with + "UPDATE \(conflictResolution.orClause)\(tableName.quotedDatabaseIdentifier) SET \(set)"
     if isEmptyByDefinition { return sql + " WHERE 0" }
     if hasJoins || !grouping.isEmpty || limit != nil || isDistinct {
       let key = try rowKeyColumn(db)

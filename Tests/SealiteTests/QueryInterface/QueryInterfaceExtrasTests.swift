@@ -53,7 +53,7 @@ struct QueryInterfaceExtrasTests {
       let ordered: SQLRequest<String> = "SELECT name FROM player ORDER BY \(Column("score").desc)"
       #expect(try ordered.fetchAll(db) == ["Barbara", "Arthur"])
       let maximum: SQLRequest<Int> = "SELECT MAX(score) FROM player"
-      let leaders: SQLRequest<Player> = "SELECT * FROM player WHERE score = \(maximum)"
+      let leaders: SQLRequest<Player> = "SELECT * FROM player WHERE score = (\(maximum))"
       #expect(try leaders.fetchAll(db).map(\.id) == [2])
       let queryInterface: SQLRequest<Player> =
         "SELECT * FROM player WHERE score = (\(Player.select(max(Column("score")))))"
