@@ -200,10 +200,15 @@ struct FTS3RecordTests {
         try optional.makePreparedRequest(db).statement.sql
           == "SELECT \"author\".\"name\" FROM \"author\" LEFT JOIN \"indexedBook\" ON "
           + "(\"indexedBook\".\"authorId\" = \"author\".\"id\") AND (\"indexedBook\" MATCH ?)")
-      #expect(
-        try optional.order(Column("name")).asRequest(of: String.self).fetchAll(db) == [
-          "Herman Melville", "Marcel Proust",
-        ])
+      do {
+        #expect(
+          try optional.order(Column("name")).asRequest(of: String.self).fetchAll(db) == [
+            "Herman Melville", "Marcel Proust",
+          ])
+      } catch let error as DatabaseError where TestEnvironment.isLegacy {
+        // SQLite 3.15 can not use MATCH in the ON clause of a LEFT JOIN, whoever writes it.
+        #expect(error.message?.contains("unable to use function MATCH") == true, "\(error)")
+      }
       #expect(try Author.joining(required: Author.books.matching(nil)).fetchCount(db) == 0)
     }
   }
