@@ -1,6 +1,6 @@
 // Full-text matching of FTS3 and FTS4 tables in the query interface. The
 // table side of `MATCH` is the request's own table, under the name the request
-// gives it ("book", or the user's alias), known only when SQL is generated.
+// gives it, known only when SQL is generated (as in GRDB, an alias name).
 
 extension TableRequest where Self: FilteredRequest {
   /// Keeps the rows of the request's FTS3 or FTS4 table that match `pattern`;

@@ -53,10 +53,8 @@ struct FTS4SynchronizationTests {
         "CREATE TRIGGER \(ine)\"__ft_documents_au\" AFTER UPDATE ON \"documents\" BEGIN" + learn,
         "CREATE TRIGGER \(ine)\"__ft_documents_ai\" AFTER INSERT ON \"documents\" BEGIN" + learn,
       ]
-      // The trace may or may not keep the statement's final semicolon.
-      let statements = sql.map { $0.hasSuffix(";") ? String($0.dropLast()) : $0 }
-      for trigger in expected { #expect(statements.contains(trigger), "\(sql)") }
-      #expect(statements.contains("INSERT INTO \"ft_documents\"(\"ft_documents\") VALUES('rebuild')"))
+      for trigger in expected { #expect(sql.contains(trigger), "\(sql)") }
+      #expect(sql.contains("INSERT INTO \"ft_documents\"(\"ft_documents\") VALUES('rebuild')"))
       #expect(
         try triggerNames(db) == [
           "__ft_documents_ai", "__ft_documents_au", "__ft_documents_bd", "__ft_documents_bu",
