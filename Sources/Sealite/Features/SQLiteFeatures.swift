@@ -32,6 +32,10 @@ public struct SQLiteFeatures: Sendable {
     case fts4
     /// FTS5 full-text search tables.
     case fts5
+    /// `remove_diacritics=2` of the `unicode61` full-text tokenizer, which also
+    /// removes the diacritics of letters whose decomposition SQLite 3.27
+    /// learned (`FTS3.Diacritics.remove`).
+    case unicode61RemoveDiacritics
     /// The math functions, `sqrt()`, `pow()`, `ln()`, … (SQLite 3.35, compiled in).
     case mathFunctions
     /// `ALTER TABLE … RENAME COLUMN` (SQLite 3.25). Without it, `alter(table:)` rebuilds the table.
@@ -81,6 +85,7 @@ public struct SQLiteFeatures: Sendable {
       case .jsonFunctions: return "built in from SQLite 3.38.0, or SQLITE_ENABLE_JSON1 before"
       case .fts4: return "SQLITE_ENABLE_FTS4 (or FTS3)"
       case .fts5: return "SQLITE_ENABLE_FTS5"
+      case .unicode61RemoveDiacritics: return "SQLITE_ENABLE_FTS4 (or FTS3)"
       case .mathFunctions: return "SQLITE_ENABLE_MATH_FUNCTIONS"
       case .preupdateHook: return "SQLITE_ENABLE_PREUPDATE_HOOK"
       case .snapshots: return "SQLITE_ENABLE_SNAPSHOT"
@@ -99,6 +104,7 @@ public struct SQLiteFeatures: Sendable {
       case .jsonb: return "JSONB"
       case .fts4: return "FTS4 full-text search"
       case .fts5: return "FTS5 full-text search"
+      case .unicode61RemoveDiacritics: return "remove_diacritics=2 of the unicode61 tokenizer"
       case .mathFunctions: return "math functions"
       case .renameColumn: return "ALTER TABLE RENAME COLUMN"
       case .dropColumn: return "ALTER TABLE DROP COLUMN"
@@ -130,6 +136,7 @@ public struct SQLiteFeatures: Sendable {
       case .jsonb: return "3.45.0"
       case .fts4: return "3.7.4"
       case .fts5: return "3.9.0"
+      case .unicode61RemoveDiacritics: return "3.27.0"
       case .mathFunctions: return "3.35.0"
       case .renameColumn: return "3.25.0"
       case .dropColumn: return "3.35.0"
@@ -212,6 +219,10 @@ public struct SQLiteFeatures: Sendable {
         (.jsonb, ["SELECT jsonb('[1]')"]),
         (.fts4, ["CREATE VIRTUAL TABLE temp.f4 USING fts4(content)"]),
         (.fts5, ["CREATE VIRTUAL TABLE temp.f5 USING fts5(content)"]),
+        (
+          .unicode61RemoveDiacritics,
+          [#"CREATE VIRTUAL TABLE temp.fd USING fts4(content, tokenize=unicode61 "remove_diacritics=2")"#]
+        ),
         (.mathFunctions, ["SELECT sqrt(4), ln(1), pi()"]),
         (.renameColumn, ["CREATE TABLE r(x)", "ALTER TABLE r RENAME COLUMN x TO y"]),
         (.dropColumn, ["CREATE TABLE d(x, y)", "ALTER TABLE d DROP COLUMN y"]),

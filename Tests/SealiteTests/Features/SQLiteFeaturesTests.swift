@@ -123,13 +123,14 @@ struct SQLiteFeaturesCapabilityTests {
   /// functions (hooks) or a pragma SQLite ignores silently when unknown.
   static let sqlCapabilities: [SQLiteFeatures.Capability] = [
     .upsert, .returning, .windowFunctions, .jsonFunctions, .jsonArrowOperators, .jsonb, .fts4, .fts5,
-    .mathFunctions, .renameColumn, .dropColumn, .strictTables, .generatedColumns, .tableXInfo, .vacuumInto,
+    .unicode61RemoveDiacritics, .mathFunctions, .renameColumn, .dropColumn, .strictTables, .generatedColumns,
+    .tableXInfo, .vacuumInto,
     .nullsOrdering, .aggregateFilter, .aggregateOrderBy,
   ]
 
   /// Capabilities that need a compile option (a module) as well as a version.
   static let moduleGated: Set<SQLiteFeatures.Capability> = [
-    .fts4, .fts5, .jsonFunctions, .jsonArrowOperators, .jsonb, .mathFunctions,
+    .fts4, .fts5, .unicode61RemoveDiacritics, .jsonFunctions, .jsonArrowOperators, .jsonb, .mathFunctions,
   ]
 
   @Test("the probe's answer equals what running SQL through Sealite does", arguments: sqlCapabilities)
@@ -318,6 +319,12 @@ struct SQLiteFeaturesCapabilityTests {
       try db.execute(sql: "CREATE VIRTUAL TABLE f5 USING fts5(body)")
       try db.execute(sql: "INSERT INTO f5(body) VALUES ('secret garden'), ('open field')")
       try check(try String.fetchAll(db, sql: "SELECT body FROM f5 WHERE f5 MATCH 'field'") == ["open field"])
+    case .unicode61RemoveDiacritics:
+      // SQLite before 3.27 refuses the option when the table is created.
+      try db.execute(
+        sql: #"CREATE VIRTUAL TABLE fd USING fts4(body, tokenize=unicode61 "remove_diacritics=2")"#)
+      try db.execute(sql: "INSERT INTO fd(body) VALUES ('élan')")
+      try check(try String.fetchAll(db, sql: "SELECT body FROM fd WHERE fd MATCH 'elan'") == ["élan"])
     case .mathFunctions:
       try check(try Double.fetchOne(db, sql: "SELECT sqrt(16) + floor(2.5)") == 6)
     case .renameColumn:
