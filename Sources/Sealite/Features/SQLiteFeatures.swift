@@ -32,6 +32,10 @@ public struct SQLiteFeatures: Sendable {
     case fts4
     /// FTS5 full-text search tables.
     case fts5
+    /// The `trigram` tokenizer of FTS5 (SQLite 3.34).
+    case fts5Trigram
+    /// The `remove_diacritics` option of the FTS5 `trigram` tokenizer (SQLite 3.45).
+    case fts5TrigramRemoveDiacritics
     /// The math functions, `sqrt()`, `pow()`, `ln()`, … (SQLite 3.35, compiled in).
     case mathFunctions
     /// `ALTER TABLE … RENAME COLUMN` (SQLite 3.25). Without it, `alter(table:)` rebuilds the table.
@@ -80,7 +84,7 @@ public struct SQLiteFeatures: Sendable {
       switch self {
       case .jsonFunctions: return "built in from SQLite 3.38.0, or SQLITE_ENABLE_JSON1 before"
       case .fts4: return "SQLITE_ENABLE_FTS4 (or FTS3)"
-      case .fts5: return "SQLITE_ENABLE_FTS5"
+      case .fts5, .fts5Trigram, .fts5TrigramRemoveDiacritics: return "SQLITE_ENABLE_FTS5"
       case .mathFunctions: return "SQLITE_ENABLE_MATH_FUNCTIONS"
       case .preupdateHook: return "SQLITE_ENABLE_PREUPDATE_HOOK"
       case .snapshots: return "SQLITE_ENABLE_SNAPSHOT"
@@ -99,6 +103,8 @@ public struct SQLiteFeatures: Sendable {
       case .jsonb: return "JSONB"
       case .fts4: return "FTS4 full-text search"
       case .fts5: return "FTS5 full-text search"
+      case .fts5Trigram: return "FTS5 trigram tokenizer"
+      case .fts5TrigramRemoveDiacritics: return "remove_diacritics option of the FTS5 trigram tokenizer"
       case .mathFunctions: return "math functions"
       case .renameColumn: return "ALTER TABLE RENAME COLUMN"
       case .dropColumn: return "ALTER TABLE DROP COLUMN"
@@ -130,6 +136,8 @@ public struct SQLiteFeatures: Sendable {
       case .jsonb: return "3.45.0"
       case .fts4: return "3.7.4"
       case .fts5: return "3.9.0"
+      case .fts5Trigram: return "3.34.0"
+      case .fts5TrigramRemoveDiacritics: return "3.45.0"
       case .mathFunctions: return "3.35.0"
       case .renameColumn: return "3.25.0"
       case .dropColumn: return "3.35.0"
@@ -212,6 +220,11 @@ public struct SQLiteFeatures: Sendable {
         (.jsonb, ["SELECT jsonb('[1]')"]),
         (.fts4, ["CREATE VIRTUAL TABLE temp.f4 USING fts4(content)"]),
         (.fts5, ["CREATE VIRTUAL TABLE temp.f5 USING fts5(content)"]),
+        (.fts5Trigram, ["CREATE VIRTUAL TABLE temp.f5t USING fts5(content, tokenize='trigram')"]),
+        (
+          .fts5TrigramRemoveDiacritics,
+          ["CREATE VIRTUAL TABLE temp.f5d USING fts5(content, tokenize='trigram remove_diacritics 1')"]
+        ),
         (.mathFunctions, ["SELECT sqrt(4), ln(1), pi()"]),
         (.renameColumn, ["CREATE TABLE r(x)", "ALTER TABLE r RENAME COLUMN x TO y"]),
         (.dropColumn, ["CREATE TABLE d(x, y)", "ALTER TABLE d DROP COLUMN y"]),
