@@ -41,7 +41,7 @@ private final class FTS5RegisteredTokenizer: FTS5Tokenizer {
     var instance: OpaquePointer?
     // The C strings live until xCreate returns; tokenizers copy what they keep.
     let cStrings = arguments.map { strdup($0) }
-    defer { cStrings.forEach { free($0) } }
+    defer { for cString in cStrings { free(cString) } }
     var argv = cStrings.map { UnsafePointer<CChar>($0) }
     let code = argv.withUnsafeMutableBufferPointer { argv in
       create(userData, argv.baseAddress, CInt(argv.count), &instance)

@@ -60,6 +60,9 @@ extension FTS5: VirtualTableModule {
       columns: definition.columns.map(\.name))
     try db.execute(sql: triggers.createSQL(ifNotExists: definition.configuration.ifNotExists))
     // https://www.sqlite.org/fts5.html#the_rebuild_command
-    try db.execute(sql: "INSERT INTO \(tableName.quotedDatabaseIdentifier)(\(tableName.quotedDatabaseIdentifier)) VALUES('rebuild')")
+    try db.execute(
+      sql:
+        "INSERT INTO \(tableName.quotedDatabaseIdentifier)(\(tableName.quotedDatabaseIdentifier)) VALUES('rebuild')"
+    )
   }
 }

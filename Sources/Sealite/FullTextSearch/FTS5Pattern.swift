@@ -65,7 +65,8 @@ public struct FTS5Pattern: Sendable {
         try db.create(virtualTable: "document", using: FTS5()) { t in
           for column in allowedColumns.isEmpty ? ["__sealite__"] : allowedColumns { t.column(column) }
         }
-        _ = try Row.fetchOne(db, sql: "SELECT * FROM document WHERE document MATCH ?", arguments: [rawPattern])
+        _ = try Row.fetchOne(
+          db, sql: "SELECT * FROM document WHERE document MATCH ?", arguments: [rawPattern])
       }
     } catch let error as DatabaseError {
       // The statement and its argument are no business of the caller's.

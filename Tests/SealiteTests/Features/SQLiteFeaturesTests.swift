@@ -322,11 +322,13 @@ struct SQLiteFeaturesCapabilityTests {
     case .fts5Trigram:
       try db.execute(sql: "CREATE VIRTUAL TABLE f5t USING fts5(body, tokenize='trigram')")
       try db.execute(sql: "INSERT INTO f5t(body) VALUES ('secret garden'), ('open field')")
-      try check(try String.fetchAll(db, sql: "SELECT body FROM f5t WHERE f5t MATCH 'arde'") == ["secret garden"])
+      try check(
+        try String.fetchAll(db, sql: "SELECT body FROM f5t WHERE f5t MATCH 'arde'") == ["secret garden"])
     case .fts5TrigramRemoveDiacritics:
       try db.execute(sql: "CREATE VIRTUAL TABLE f5d USING fts5(body, tokenize='trigram remove_diacritics 1')")
       try db.execute(sql: "INSERT INTO f5d(body) VALUES ('café crème'), ('open field')")
-      try check(try String.fetchAll(db, sql: "SELECT body FROM f5d WHERE f5d MATCH 'creme'") == ["café crème"])
+      try check(
+        try String.fetchAll(db, sql: "SELECT body FROM f5d WHERE f5d MATCH 'creme'") == ["café crème"])
     case .mathFunctions:
       try check(try Double.fetchOne(db, sql: "SELECT sqrt(16) + floor(2.5)") == 6)
     case .renameColumn:

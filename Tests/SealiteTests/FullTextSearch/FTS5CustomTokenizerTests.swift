@@ -142,7 +142,9 @@ private final class CountedTokenizer: FTS5WrapperTokenizer {
 @Suite("FTS5 custom tokenizers written in Swift", .enabled(if: fts5Available))
 struct FTS5CustomTokenizerTests {
   /// Creates `documents` with `tokenizer` and inserts `contents`.
-  private func makeDocuments(_ db: Database, _ tokenizer: FTS5TokenizerDescriptor, _ contents: [String]) throws {
+  private func makeDocuments(_ db: Database, _ tokenizer: FTS5TokenizerDescriptor, _ contents: [String])
+    throws
+  {
     try db.create(virtualTable: "documents", using: FTS5()) { t in
       t.tokenizer = tokenizer
       t.column("content")
@@ -172,7 +174,9 @@ struct FTS5CustomTokenizerTests {
       }
     }
     #expect(
-      StopWordsWrapper.tokenizerDescriptor(arguments: ["porter"]).components == ["stop_words_wrapper", "porter"])
+      StopWordsWrapper.tokenizerDescriptor(arguments: ["porter"]).components == [
+        "stop_words_wrapper", "porter",
+      ])
   }
 
   @Test("synonyms are indexed at the same position", arguments: RequestProtocolStore.allCases)
@@ -184,7 +188,9 @@ struct FTS5CustomTokenizerTests {
       store == .queue
       ? try DatabaseQueue(path: directory.path(), configuration: config)
       : try DatabasePool(path: directory.path(), configuration: config)
-    try writer.write { (db: Database) throws in try makeDocuments(db, SynonymsTokenizer.tokenizerDescriptor(), ["first foo", "1st bar"]) }
+    try writer.write { (db: Database) throws in
+      try makeDocuments(db, SynonymsTokenizer.tokenizerDescriptor(), ["first foo", "1st bar"])
+    }
     try writer.read { (db: Database) throws in
       for (query, count) in [
         ("first", 2), ("1st", 2), ("\"first foo\"", 1), ("\"1st foo\"", 1), ("\"first bar\"", 1), ("fi*", 2),
@@ -246,7 +252,9 @@ struct FTS5CustomTokenizerTests {
     config.maximumReaderCount = 4
     config.prepareDatabase { (db: Database) throws in db.add(tokenizer: StopWordsWrapper.self) }
     let pool = try DatabasePool(path: directory.path(), configuration: config)
-    try await pool.write { (db: Database) throws in try makeDocuments(db, StopWordsWrapper.tokenizerDescriptor(), ["foo bar", "foo baz"]) }
+    try await pool.write { (db: Database) throws in
+      try makeDocuments(db, StopWordsWrapper.tokenizerDescriptor(), ["foo bar", "foo baz"])
+    }
     // Concurrent reads open several readers; each must know the tokenizer.
     let counts = try await withThrowingTaskGroup(of: [Int].self) { group in
       for _ in 0..<8 {
@@ -260,12 +268,17 @@ struct FTS5CustomTokenizerTests {
     }
     #expect(counts.count == 8)
     #expect(counts.allSatisfy { $0 == [2, 0] })
-    #expect(try await pool.read { (db: Database) throws in try fts5Count(db, "documents", "\"foo bar baz\"") } == 1)
-    try await pool.write { (db: Database) throws in try db.execute(sql: "INSERT INTO documents VALUES ('bar qux')") }
+    #expect(
+      try await pool.read { (db: Database) throws in try fts5Count(db, "documents", "\"foo bar baz\"") } == 1)
+    try await pool.write { (db: Database) throws in
+      try db.execute(sql: "INSERT INTO documents VALUES ('bar qux')")
+    }
     #expect(try await pool.read { (db: Database) throws in try fts5Count(db, "documents", "qux") } == 1)
     // Without the registration, the table can not be read.
     let bare = try DatabaseQueue(path: directory.path(), configuration: rawKeyConfiguration())
-    #expect(throws: DatabaseError.self) { try bare.read { (db: Database) throws in try fts5Count(db, "documents", "foo") } }
+    #expect(throws: DatabaseError.self) {
+      try bare.read { (db: Database) throws in try fts5Count(db, "documents", "foo") }
+    }
   }
 
   @Test("tokenizer instances are released by SQLite, and the connection is not kept alive by them")

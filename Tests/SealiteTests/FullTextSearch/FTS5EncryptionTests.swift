@@ -35,7 +35,9 @@ private func writeSecrets(_ db: Database) throws {
   for index in 0..<300 {
     try db.execute(
       sql: "INSERT INTO notes(body) VALUES (?)",
-      arguments: ["note \(index): \(secretWords.joined(separator: " ")) \(String(repeating: "filler ", count: 20))"])
+      arguments: [
+        "note \(index): \(secretWords.joined(separator: " ")) \(String(repeating: "filler ", count: 20))"
+      ])
   }
 }
 
@@ -77,7 +79,8 @@ struct FTS5EncryptionTests {
     try await dbQueue.writeWithoutTransaction { (db: Database) throws in
       try db.beginTransaction()
       try writeSecrets(db)
-      try db.execute(sql: "UPDATE notes SET body = body || ' ' || ? WHERE rowid = 1", arguments: [secretWords[0]])
+      try db.execute(
+        sql: "UPDATE notes SET body = body || ' ' || ? WHERE rowid = 1", arguments: [secretWords[0]])
     }
     let files = [path, path + "-journal"]
     // The small page cache spilled pages into the file before the commit.
@@ -86,14 +89,17 @@ struct FTS5EncryptionTests {
     #expect(try await leakedWords(in: files).isEmpty)
     try await dbQueue.writeWithoutTransaction { (db: Database) throws in
       try db.commit()
-      #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notes WHERE notes MATCH ?", arguments: [secretWords[1]]) == 300)
+      #expect(
+        try Int.fetchOne(
+          db, sql: "SELECT COUNT(*) FROM notes WHERE notes MATCH ?", arguments: [secretWords[1]]) == 300)
     }
     #expect(try await leakedWords(in: files).isEmpty)
     // A rollback writes the journal's pages back: still nothing readable.
     try await dbQueue.writeWithoutTransaction { (db: Database) throws in
       try db.beginTransaction()
       try db.execute(sql: "DELETE FROM notes")
-      try db.execute(sql: "INSERT INTO notes(body) VALUES (?)", arguments: [secretWords.joined(separator: " ")])
+      try db.execute(
+        sql: "INSERT INTO notes(body) VALUES (?)", arguments: [secretWords.joined(separator: " ")])
     }
     #expect(try await leakedWords(in: files).isEmpty)
     try await dbQueue.writeWithoutTransaction { (db: Database) throws in try db.rollback() }
@@ -118,7 +124,11 @@ struct FTS5EncryptionTests {
     #expect(fileSize(path + "-wal") > 100_000)
     #expect(try await leakedWords(in: files).isEmpty)
     try await pool.writeWithoutTransaction { (db: Database) throws in try db.commit() }
-    #expect(try await pool.read { (db: Database) throws in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notes WHERE notes MATCH ?", arguments: [secretWords[2]]) } == 300)
+    #expect(
+      try await pool.read { (db: Database) throws in
+        try Int.fetchOne(
+          db, sql: "SELECT COUNT(*) FROM notes WHERE notes MATCH ?", arguments: [secretWords[2]])
+      } == 300)
     #expect(try await leakedWords(in: files).isEmpty)
     try await pool.writeWithoutTransaction { (db: Database) throws in
       try db.execute(sql: "INSERT INTO notes(notes) VALUES ('optimize')")

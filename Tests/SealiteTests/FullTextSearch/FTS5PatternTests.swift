@@ -2,7 +2,9 @@ import Foundation
 import Sealite
 import Testing
 
-@Suite("FTS5 patterns: raw patterns checked by SQLite, and patterns built from user input", .enabled(if: fts5Available))
+@Suite(
+  "FTS5 patterns: raw patterns checked by SQLite, and patterns built from user input",
+  .enabled(if: fts5Available))
 struct FTS5PatternTests {
   private func makeBooks() throws -> DatabaseQueue {
     let dbQueue = try DatabaseQueue()
@@ -19,10 +21,15 @@ struct FTS5PatternTests {
           "History is not evolution! It is a false analogy! Evolution is a matter of environment and chance, acting over millions of years. But history is a matter of environment and choice, acting within lifetimes, and sometimes within years, or months, or days!",
         ],
         ["Querelle de Brest", "Jean Genet", "L’idée de mer évoque souvent l’idée de mer, de marins."],
-        ["Éden, Éden, Éden", "Pierre Guyotat", "/ Les soldats, casqués, jambes ouvertes, foulent, muscles retenus, les châles écarlates"],
+        [
+          "Éden, Éden, Éden", "Pierre Guyotat",
+          "/ Les soldats, casqués, jambes ouvertes, foulent, muscles retenus, les châles écarlates",
+        ],
       ]
       for book in books {
-        try db.execute(sql: "INSERT INTO books (title, author, body) VALUES (?, ?, ?)", arguments: StatementArguments(book))
+        try db.execute(
+          sql: "INSERT INTO books (title, author, body) VALUES (?, ?, ?)", arguments: StatementArguments(book)
+        )
       }
     }
     return dbQueue
@@ -87,8 +94,10 @@ struct FTS5PatternTests {
       (0, " \t\nyears \t\nmonths \t\n", "years OR months", 2),
       (0, "\"years months days\"", "years OR months OR days", 2),
       (0, "FOOÉı👨👨🏿🇫🇷🇨🇮", "fooÉı👨👨🏿🇫🇷🇨🇮", 0),
-      (1, " \t\nyears \t\nmonths \t\n", "years months", 1), (1, "\"years months days\"", "years months days", 1),
-      (2, "écarlate", "écarlate*", 1), (2, "^Mob*", "mob*", 1), (2, " \t\nyear \t\nmonth \t\n", "year* month*", 1),
+      (1, " \t\nyears \t\nmonths \t\n", "years months", 1),
+      (1, "\"years months days\"", "years months days", 1),
+      (2, "écarlate", "écarlate*", 1), (2, "^Mob*", "mob*", 1),
+      (2, " \t\nyear \t\nmonth \t\n", "year* month*", 1),
       (3, "écarlates", "\"écarlates\"", 1), (3, " \t\nyears \t\nmonths \t\n", "\"years months\"", 0),
       (4, "écarlates", "^\"écarlates\"", 0), (4, "^Moby-dick*", "^\"moby dick\"", 1),
       (4, "not evolution", "^\"not evolution\"", 0), (4, "HISTORY IS", "^\"history is\"", 1),

@@ -36,9 +36,13 @@ private struct Book: FetchableRecord, MutablePersistableRecord {
   }
 }
 
-@Suite("FTS5 in requests: matching(_:), match(_:), rank, and FTS5's auxiliary functions", .enabled(if: fts5Available))
+@Suite(
+  "FTS5 in requests: matching(_:), match(_:), rank, and FTS5's auxiliary functions",
+  .enabled(if: fts5Available))
 struct FTS5RecordTests {
-  private func makeBooks(_ store: RequestProtocolStore, _ directory: TemporaryDirectory) throws -> any DatabaseWriter {
+  private func makeBooks(_ store: RequestProtocolStore, _ directory: TemporaryDirectory) throws
+    -> any DatabaseWriter
+  {
     let writer = try store.makeWriter(directory)
     try writer.write { (db: Database) throws in
       try db.create(virtualTable: "books", using: FTS5()) { t in
@@ -56,7 +60,8 @@ struct FTS5RecordTests {
     return writer
   }
 
-  @Test("matching(_:) fetches the matching records with their rowid", arguments: RequestProtocolStore.allCases)
+  @Test(
+    "matching(_:) fetches the matching records with their rowid", arguments: RequestProtocolStore.allCases)
   func matching(store: RequestProtocolStore) throws {
     let directory = TemporaryDirectory()
     let writer = try makeBooks(store, directory)
@@ -88,7 +93,9 @@ struct FTS5RecordTests {
       #expect(tableRun.contains("SELECT COUNT(*) FROM \"books\" WHERE \"books\" MATCH ?"), "\(tableRun)")
       let request = Book.matching(pattern).filter(Column("title") != "Walden")
       let fetch = try capturedSQL(db) { () throws in #expect(try request.fetchAll(db).count == 2) }
-      #expect(fetch.contains { $0.contains("FROM \"books\" WHERE (\"books\" MATCH ?) AND (\"title\" <> ?)") }, "\(fetch)")
+      #expect(
+        fetch.contains { $0.contains("FROM \"books\" WHERE (\"books\" MATCH ?) AND (\"title\" <> ?)") },
+        "\(fetch)")
     }
   }
 
@@ -99,7 +106,8 @@ struct FTS5RecordTests {
     try writer.read { (db: Database) throws in
       let alias = TableAlias<Book>(name: "b")
       let pattern = try #require(FTS5Pattern(matchingAnyTokenIn: "Melville"))
-      let titles = try Book.aliased(alias).matching(pattern).order(alias[Column("title")]).fetchAll(db).map(\.title)
+      let titles = try Book.aliased(alias).matching(pattern).order(alias[Column("title")]).fetchAll(db).map(
+        \.title)
       #expect(titles == ["Bartleby", "Moby Dick"])
     }
   }
@@ -117,7 +125,8 @@ struct FTS5RecordTests {
     }
   }
 
-  @Test("Column.rank orders matches by relevance, and bm25, highlight and snippet work in SQL literals",
+  @Test(
+    "Column.rank orders matches by relevance, and bm25, highlight and snippet work in SQL literals",
     arguments: RequestProtocolStore.allCases)
   func ranking(store: RequestProtocolStore) throws {
     let directory = TemporaryDirectory()

@@ -31,18 +31,28 @@ struct FTS5SynchronizationTests {
       }
     }
     func counts() throws -> [Int] {
-      try writer.read { (db: Database) throws in [try fts5Count(db, "ft_documents", "foo"), try fts5Count(db, "ft_documents", "bar")] }
+      try writer.read { (db: Database) throws in
+        [try fts5Count(db, "ft_documents", "foo"), try fts5Count(db, "ft_documents", "bar")]
+      }
     }
     #expect(try counts() == [1, 0])
-    try writer.write { (db: Database) throws in try db.execute(sql: "UPDATE documents SET content = ?", arguments: ["bar"]) }
+    try writer.write { (db: Database) throws in
+      try db.execute(sql: "UPDATE documents SET content = ?", arguments: ["bar"])
+    }
     #expect(try counts() == [0, 1])
-    try writer.write { (db: Database) throws in try db.execute(sql: "INSERT INTO documents (content) VALUES (?)", arguments: ["foo"]) }
+    try writer.write { (db: Database) throws in
+      try db.execute(sql: "INSERT INTO documents (content) VALUES (?)", arguments: ["foo"])
+    }
     #expect(try counts() == [1, 1])
-    try writer.write { (db: Database) throws in try db.execute(sql: "DELETE FROM documents WHERE content = ?", arguments: ["foo"]) }
+    try writer.write { (db: Database) throws in
+      try db.execute(sql: "DELETE FROM documents WHERE content = ?", arguments: ["foo"])
+    }
     #expect(try counts() == [0, 1])
     // The indexed rowid is the content table's primary key.
     #expect(
-      try writer.read { (db: Database) throws in try Int64.fetchAll(db, sql: "SELECT rowid FROM ft_documents WHERE ft_documents MATCH 'bar'") }
+      try writer.read { (db: Database) throws in
+        try Int64.fetchAll(db, sql: "SELECT rowid FROM ft_documents WHERE ft_documents MATCH 'bar'")
+      }
         == [1])
   }
 
@@ -103,10 +113,17 @@ struct FTS5SynchronizationTests {
           t.column("text")
         }
       }
-      #expect(run.contains("CREATE VIRTUAL TABLE \"fts\" USING fts5(id UNINDEXED, text, tokenize='''porter''', content='content')"))
+      #expect(
+        run.contains(
+          "CREATE VIRTUAL TABLE \"fts\" USING fts5(id UNINDEXED, text, tokenize='''porter''', content='content')"
+        ))
       #expect(try fts5Count(db, "fts", "worlds") == 1)
-      try db.execute(sql: "INSERT INTO content VALUES ('b', 'other words') ON CONFLICT(id) DO UPDATE SET text = excluded.text")
-      try db.execute(sql: "INSERT INTO content VALUES ('a', 'changed') ON CONFLICT(id) DO UPDATE SET text = excluded.text")
+      try db.execute(
+        sql:
+          "INSERT INTO content VALUES ('b', 'other words') ON CONFLICT(id) DO UPDATE SET text = excluded.text"
+      )
+      try db.execute(
+        sql: "INSERT INTO content VALUES ('a', 'changed') ON CONFLICT(id) DO UPDATE SET text = excluded.text")
       #expect(try fts5Count(db, "fts", "world") == 0)
       #expect(try fts5Count(db, "fts", "word") == 1)
       #expect(try fts5Count(db, "fts", "changed") == 1)

@@ -19,7 +19,8 @@ struct FTS5TableBuilderTests {
     for (options, sql) in cases {
       try DatabaseQueue().inDatabase { (db: Database) throws in
         let run = try capturedSQL(db) {
-          try db.create(virtualTable: "documents", options: options, using: FTS5()) { t in t.column("content") }
+          try db.create(virtualTable: "documents", options: options, using: FTS5()) { t in t.column("content")
+          }
         }
         #expect(run.contains(sql), "\(run)")
         try db.execute(sql: "INSERT INTO documents VALUES (?)", arguments: ["abc"])
@@ -55,9 +56,13 @@ struct FTS5TableBuilderTests {
           t.column("content")
         }
       }
-      #expect(run.contains("CREATE VIRTUAL TABLE \"documents\" USING fts5(content, tokenize=\(option))"), "\(run)")
+      #expect(
+        run.contains("CREATE VIRTUAL TABLE \"documents\" USING fts5(content, tokenize=\(option))"), "\(run)")
     }
-    #expect(FTS5TokenizerDescriptor.unicode61(diacritics: .keep).components == ["unicode61", "remove_diacritics", "0"])
+    #expect(
+      FTS5TokenizerDescriptor.unicode61(diacritics: .keep).components == [
+        "unicode61", "remove_diacritics", "0",
+      ])
     #expect(FTS5TokenizerDescriptor(components: ["porter", "ascii"]).components == ["porter", "ascii"])
   }
 
@@ -71,7 +76,8 @@ struct FTS5TableBuilderTests {
           t.column("body").notIndexed()
         }
       }
-      #expect(run.contains("CREATE VIRTUAL TABLE \"books\" USING fts5(author UNINDEXED, title, body UNINDEXED)"))
+      #expect(
+        run.contains("CREATE VIRTUAL TABLE \"books\" USING fts5(author UNINDEXED, title, body UNINDEXED)"))
       try db.execute(
         sql: "INSERT INTO books VALUES (?, ?, ?)", arguments: ["Melville", "Moby Dick", "Call me Ishmael."])
       #expect(try fts5Count(db, "books", "Dick") == 1)
@@ -107,7 +113,8 @@ struct FTS5TableBuilderTests {
         t.column("body")
       }
     }
-    #expect(external.contains("CREATE VIRTUAL TABLE \"ft\" USING fts5(body, content='doc', content_rowid='id')"))
+    #expect(
+      external.contains("CREATE VIRTUAL TABLE \"ft\" USING fts5(body, content='doc', content_rowid='id')"))
   }
 
   @Test("a table without columns, or a temporary synchronized table, is a misuse error")

@@ -9,7 +9,9 @@ let fts5Available = SQLiteFeatures.linked.supports(.fts5)
 /// The number of rows of the full-text table `table` that match `pattern`.
 func fts5Count(_ db: Database, _ table: String, _ pattern: some DatabaseValueConvertible) throws -> Int {
   try Int.fetchOne(
-    db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier) WHERE \(table.quotedDatabaseIdentifier) MATCH ?",
+    db,
+    sql:
+      "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier) WHERE \(table.quotedDatabaseIdentifier) MATCH ?",
     arguments: [pattern])!
 }
 

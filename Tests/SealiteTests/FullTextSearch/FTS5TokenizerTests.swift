@@ -5,7 +5,8 @@ import Testing
 @Suite("FTS5 built-in tokenizers: what they match, and their tokens", .enabled(if: fts5Available))
 struct FTS5TokenizerTests {
   /// Runs `body` on a fresh queue with a one-column table `documents` of `tokenizer`.
-  private func withDocuments(_ tokenizer: FTS5TokenizerDescriptor?, _ body: (Database) throws -> Void) throws {
+  private func withDocuments(_ tokenizer: FTS5TokenizerDescriptor?, _ body: (Database) throws -> Void) throws
+  {
     try DatabaseQueue().inDatabase { (db: Database) throws in
       try db.create(virtualTable: "documents", using: FTS5()) { t in
         t.tokenizer = tokenizer
@@ -48,7 +49,9 @@ struct FTS5TokenizerTests {
         #expect(try fts5Matches(db, "abcXdef", "def"))
       }
     }
-    for tokenizer in [FTS5TokenizerDescriptor.ascii(tokenCharacters: Set(".-")), .unicode61(tokenCharacters: Set(".-"))] {
+    for tokenizer in [
+      FTS5TokenizerDescriptor.ascii(tokenCharacters: Set(".-")), .unicode61(tokenCharacters: Set(".-")),
+    ] {
       try withDocuments(tokenizer) { (db: Database) throws in
         #expect(try fts5Matches(db, "2016-10-04.txt", "\"2016-10-04.txt\""))
         #expect(try !fts5Matches(db, "2016-10-04.txt", "2016"))
@@ -108,7 +111,9 @@ struct FTS5TokenizerTests {
   @Test("an unknown tokenizer, or arguments a tokenizer refuses, throw DatabaseError")
   func unknownTokenizer() throws {
     try DatabaseQueue().inDatabase { (db: Database) throws in
-      #expect(throws: DatabaseError.self) { try db.makeTokenizer(FTS5TokenizerDescriptor(components: ["nope"])) }
+      #expect(throws: DatabaseError.self) {
+        try db.makeTokenizer(FTS5TokenizerDescriptor(components: ["nope"]))
+      }
       #expect(throws: DatabaseError.self) {
         try db.makeTokenizer(FTS5TokenizerDescriptor(components: ["unicode61", "remove_diacritics", "9"]))
       }
@@ -128,7 +133,9 @@ struct FTS5TokenizerTests {
     #expect(
       FTS5TokenizerDescriptor.trigram(caseSensitive: true).components == ["trigram", "case_sensitive", "1"])
     #expect(
-      FTS5TokenizerDescriptor.trigram(removeDiacritics: true).components == ["trigram", "remove_diacritics", "1"])
+      FTS5TokenizerDescriptor.trigram(removeDiacritics: true).components == [
+        "trigram", "remove_diacritics", "1",
+      ])
     let features = SQLiteFeatures.linked
     guard features.supports(.fts5Trigram) else {
       let error = #expect(throws: SQLiteFeatureError.self) { try withDocuments(.trigram()) { _ in } }

@@ -21,7 +21,8 @@ private final class PlainTokenizer: FTS5WrapperTokenizer {
   }
 }
 
-@Suite("Without FTS5 (the legacy leg), every FTS5 entry point throws the error that names it",
+@Suite(
+  "Without FTS5 (the legacy leg), every FTS5 entry point throws the error that names it",
   .enabled(if: !fts5Available))
 struct FTS5UnavailableTests {
   @Test("tables, tokenizers and patterns throw SQLiteFeatureError, and nothing is created")
