@@ -108,6 +108,17 @@ struct FTS5TokenizerTests {
     }
   }
 
+  @Test("FTS5.api(_:) gives the connection's fts5_api, which finds the built-in tokenizers")
+  func api() throws {
+    try DatabaseQueue().inDatabase { (db: Database) throws in
+      let api = FTS5.api(db)
+      #expect(api.pointee.iVersion >= 2)
+      #expect(api == FTS5.api(db))
+      #expect(api.pointee.xCreateTokenizer != nil)
+      #expect(api.pointee.xFindTokenizer != nil)
+    }
+  }
+
   @Test("an unknown tokenizer, or arguments a tokenizer refuses, throw DatabaseError")
   func unknownTokenizer() throws {
     try DatabaseQueue().inDatabase { (db: Database) throws in
