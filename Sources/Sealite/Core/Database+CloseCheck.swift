@@ -43,10 +43,12 @@ enum CloseCheck {
     while let current = statement {
       let text = sqlite3_sql(current).map { String(cString: $0) } ?? ""
       statement = sqlite3_next_stmt(connection, current)
-      // FTS5 also reads `PRAGMA 'schema'.data_version`.
+      // FTS5 also reads `PRAGMA 'schema'.data_version`, and the content table
+      // of an external-content index as `SELECT T.… FROM 'schema'.'table' AS T`.
       let isModuleStatement =
         virtualTables.contains { text.contains("'\($0)_") }
         || (!virtualTables.isEmpty && text.hasPrefix("PRAGMA '") && text.hasSuffix(".data_version"))
+        || (!virtualTables.isEmpty && text.hasPrefix("SELECT T.") && text.contains(" AS T"))
       if isModuleStatement { continue }
       sql.append(KeyingStatementRedaction.isKeyingStatement(text) ? KeyingStatementRedaction.redacted : text)
     }
