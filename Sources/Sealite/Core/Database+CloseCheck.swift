@@ -43,13 +43,15 @@ enum CloseCheck {
     while let current = statement {
       let text = sqlite3_sql(current).map { String(cString: $0) } ?? ""
       statement = sqlite3_next_stmt(connection, current)
-      // FTS5 also reads `PRAGMA 'schema'.data_version`. An FTS3 or FTS4 table
-      // with external content (`content="t"`) reads its content table:
-      // `SELECT rowid, x.'a' FROM 'main'.'t' AS x WHERE rowid = ?`.
+      // FTS5 also reads `PRAGMA 'schema'.data_version`. A full-text table with
+      // external content reads its content table: FTS3 and FTS4 as
+      // `SELECT rowid, x.'a' FROM 'main'.'t' AS x WHERE rowid = ?`, FTS5 as
+      // `SELECT T.… FROM 'schema'.'table' AS T`.
       let isModuleStatement =
         virtualTables.contains { text.contains("'\($0)_") }
         || (!virtualTables.isEmpty && text.hasPrefix("PRAGMA '") && text.hasSuffix(".data_version"))
         || (!virtualTables.isEmpty && text.hasPrefix("SELECT rowid, ") && text.contains(" AS x WHERE rowid"))
+        || (!virtualTables.isEmpty && text.hasPrefix("SELECT T.") && text.contains(" AS T"))
       if isModuleStatement { continue }
       sql.append(KeyingStatementRedaction.isKeyingStatement(text) ? KeyingStatementRedaction.redacted : text)
     }

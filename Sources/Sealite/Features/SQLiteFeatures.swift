@@ -36,6 +36,10 @@ public struct SQLiteFeatures: Sendable {
     /// removes the diacritics of letters whose decomposition SQLite 3.27
     /// learned (`FTS3.Diacritics.remove`).
     case unicode61RemoveDiacritics
+    /// The `trigram` tokenizer of FTS5 (SQLite 3.34).
+    case fts5Trigram
+    /// The `remove_diacritics` option of the FTS5 `trigram` tokenizer (SQLite 3.45).
+    case fts5TrigramRemoveDiacritics
     /// The math functions, `sqrt()`, `pow()`, `ln()`, … (SQLite 3.35, compiled in).
     case mathFunctions
     /// `ALTER TABLE … RENAME COLUMN` (SQLite 3.25). Without it, `alter(table:)` rebuilds the table.
@@ -84,7 +88,7 @@ public struct SQLiteFeatures: Sendable {
       switch self {
       case .jsonFunctions: return "built in from SQLite 3.38.0, or SQLITE_ENABLE_JSON1 before"
       case .fts4: return "SQLITE_ENABLE_FTS4 (or FTS3)"
-      case .fts5: return "SQLITE_ENABLE_FTS5"
+      case .fts5, .fts5Trigram, .fts5TrigramRemoveDiacritics: return "SQLITE_ENABLE_FTS5"
       case .unicode61RemoveDiacritics: return "SQLITE_ENABLE_FTS4 (or FTS3)"
       case .mathFunctions: return "SQLITE_ENABLE_MATH_FUNCTIONS"
       case .preupdateHook: return "SQLITE_ENABLE_PREUPDATE_HOOK"
@@ -105,6 +109,8 @@ public struct SQLiteFeatures: Sendable {
       case .fts4: return "FTS4 full-text search"
       case .fts5: return "FTS5 full-text search"
       case .unicode61RemoveDiacritics: return "remove_diacritics=2 of the unicode61 tokenizer"
+      case .fts5Trigram: return "FTS5 trigram tokenizer"
+      case .fts5TrigramRemoveDiacritics: return "remove_diacritics option of the FTS5 trigram tokenizer"
       case .mathFunctions: return "math functions"
       case .renameColumn: return "ALTER TABLE RENAME COLUMN"
       case .dropColumn: return "ALTER TABLE DROP COLUMN"
@@ -137,6 +143,8 @@ public struct SQLiteFeatures: Sendable {
       case .fts4: return "3.7.4"
       case .fts5: return "3.9.0"
       case .unicode61RemoveDiacritics: return "3.27.0"
+      case .fts5Trigram: return "3.34.0"
+      case .fts5TrigramRemoveDiacritics: return "3.45.0"
       case .mathFunctions: return "3.35.0"
       case .renameColumn: return "3.25.0"
       case .dropColumn: return "3.35.0"
@@ -222,6 +230,11 @@ public struct SQLiteFeatures: Sendable {
         (
           .unicode61RemoveDiacritics,
           [#"CREATE VIRTUAL TABLE temp.fd USING fts4(content, tokenize=unicode61 "remove_diacritics=2")"#]
+        ),
+        (.fts5Trigram, ["CREATE VIRTUAL TABLE temp.f5t USING fts5(content, tokenize='trigram')"]),
+        (
+          .fts5TrigramRemoveDiacritics,
+          ["CREATE VIRTUAL TABLE temp.f5d USING fts5(content, tokenize='trigram remove_diacritics 1')"]
         ),
         (.mathFunctions, ["SELECT sqrt(4), ln(1), pi()"]),
         (.renameColumn, ["CREATE TABLE r(x)", "ALTER TABLE r RENAME COLUMN x TO y"]),

@@ -125,12 +125,13 @@ struct SQLiteFeaturesCapabilityTests {
     .upsert, .returning, .windowFunctions, .jsonFunctions, .jsonArrowOperators, .jsonb, .fts4, .fts5,
     .unicode61RemoveDiacritics, .mathFunctions, .renameColumn, .dropColumn, .strictTables, .generatedColumns,
     .tableXInfo, .vacuumInto,
-    .nullsOrdering, .aggregateFilter, .aggregateOrderBy,
+    .nullsOrdering, .aggregateFilter, .aggregateOrderBy, .fts5Trigram, .fts5TrigramRemoveDiacritics,
   ]
 
   /// Capabilities that need a compile option (a module) as well as a version.
   static let moduleGated: Set<SQLiteFeatures.Capability> = [
     .fts4, .fts5, .unicode61RemoveDiacritics, .jsonFunctions, .jsonArrowOperators, .jsonb, .mathFunctions,
+    .fts5Trigram, .fts5TrigramRemoveDiacritics,
   ]
 
   @Test("the probe's answer equals what running SQL through Sealite does", arguments: sqlCapabilities)
@@ -325,6 +326,16 @@ struct SQLiteFeaturesCapabilityTests {
         sql: #"CREATE VIRTUAL TABLE fd USING fts4(body, tokenize=unicode61 "remove_diacritics=2")"#)
       try db.execute(sql: "INSERT INTO fd(body) VALUES ('élan')")
       try check(try String.fetchAll(db, sql: "SELECT body FROM fd WHERE fd MATCH 'elan'") == ["élan"])
+    case .fts5Trigram:
+      try db.execute(sql: "CREATE VIRTUAL TABLE f5t USING fts5(body, tokenize='trigram')")
+      try db.execute(sql: "INSERT INTO f5t(body) VALUES ('secret garden'), ('open field')")
+      try check(
+        try String.fetchAll(db, sql: "SELECT body FROM f5t WHERE f5t MATCH 'arde'") == ["secret garden"])
+    case .fts5TrigramRemoveDiacritics:
+      try db.execute(sql: "CREATE VIRTUAL TABLE f5d USING fts5(body, tokenize='trigram remove_diacritics 1')")
+      try db.execute(sql: "INSERT INTO f5d(body) VALUES ('café crème'), ('open field')")
+      try check(
+        try String.fetchAll(db, sql: "SELECT body FROM f5d WHERE f5d MATCH 'creme'") == ["café crème"])
     case .mathFunctions:
       try check(try Double.fetchOne(db, sql: "SELECT sqrt(16) + floor(2.5)") == 6)
     case .renameColumn:
