@@ -209,7 +209,7 @@ struct FTS3RecordTests {
         // SQLite 3.15 can not use MATCH in the ON clause of a LEFT JOIN, whoever writes it.
         #expect(error.message?.contains("unable to use function MATCH") == true, "\(error)")
       }
-      #expect(try Author.joining(required: Author.books.matching(nil)).fetchCount(db) == 0)
+      #expect(try Author.joining(required: Author.books.matching(nil as FTS3Pattern?)).fetchCount(db) == 0)
     }
   }
 }
