@@ -295,7 +295,15 @@ check(counts == (2, 6), "counts: \(counts)")
 try await observeWithCallbacks(dbPool)
 try encryptionExamples(in: exampleDirectory)
 try jsonExamples(in: exampleDirectory)
+try fullTextSearchExamples(in: exampleDirectory)
 try dbPool.close()
+
+// MARK: Full-text search
+
+// Last, so that the track it adds and deletes changes none of the checks above.
+let searchQueue = try DatabaseQueue(path: path, configuration: config)
+try searchExamples(searchQueue)
+try searchQueue.close()
 
 // MARK: Keys in the keyring
 

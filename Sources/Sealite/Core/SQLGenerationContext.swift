@@ -32,9 +32,10 @@ final class SQLGenerationContext {
     return context
   }
 
-  /// A context that inlines values as literals.
-  static func inliningValues() -> SQLGenerationContext {
-    let context = SQLGenerationContext()
+  /// A context that inlines values as literals. A request rendered in it
+  /// needs `db`.
+  static func inliningValues(db: Database? = nil) -> SQLGenerationContext {
+    let context = SQLGenerationContext(db: db)
     context.arguments = nil
     return context
   }

@@ -15,7 +15,7 @@ public struct FTS3Pattern: Sendable {
   ///     try FTS3Pattern(rawPattern: "sqlite AND database")
   ///     try FTS3Pattern(rawPattern: "\"full text\" NOT search")
   ///
-  /// Throws ``DatabaseError`` if SQLite refuses the pattern (`"AND"`, `"("`),
+  /// Throws ``DatabaseError`` if SQLite refuses the pattern (`"OR"`, `"a OR"`, an unbalanced `"`),
   /// and ``SQLiteFeatureError`` if the linked SQLite lacks full-text search.
   public init(rawPattern: String) throws {
     try SQLiteFeatures.linked.require(.fts4)

@@ -85,4 +85,34 @@ struct SchemaIndexAndViewTests {
       #expect(try !db.viewExists("hallOfFame"))
     }
   }
+
+  @Test("A view is created from a query interface request, its values written as literals")
+  func viewFromRequest() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in
+      try db.create(table: "player") { t in
+        t.column("name", .text)
+        t.column("score", .integer)
+      }
+      try db.execute(sql: "INSERT INTO player VALUES ('Arthur', 1500), ('Barbara', 900), ('O''Brien', 2000)")
+      let sql = try capturedSQL(db) {
+        try db.create(
+          view: "hallOfFame", columns: ["who"],
+          as: Table("player").select(Column("name")).filter(
+            Column("score") > 1000 && Column("name") != "O'Brien"))
+      }
+      #expect(
+        sql.last
+          == #"CREATE VIEW "hallOfFame"("who") AS SELECT "name" FROM "player" WHERE ("score" > 1000) AND ("name" <> 'O''Brien')"#
+      )
+      #expect(try String.fetchAll(db, sql: "SELECT who FROM hallOfFame") == ["Arthur"])
+
+      // A request with a subquery of its own, and an SQL request, render too.
+      let best = Table("player").select(max(Column("score")))
+      try db.create(view: "best", as: Table("player").select(Column("name")).filter(Column("score") == best))
+      #expect(try String.fetchAll(db, sql: "SELECT name FROM best") == ["O'Brien"])
+      try db.create(view: "all", as: SQLRequest<Row>(sql: "SELECT name FROM player"))
+      #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \"all\"") == 3)
+    }
+  }
 }
