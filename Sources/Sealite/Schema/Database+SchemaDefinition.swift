@@ -266,23 +266,7 @@ extension Database {
     try create(view: name, options: options, columns: columns, asLiteral: request)
   }
 
-  /// Creates a view from a request:
-  ///
-  ///     // CREATE VIEW "hero" AS SELECT * FROM "player" WHERE "isHero" = 1
-  ///     try db.create(view: "hero", as: Table("player").filter(Column("isHero") == true))
-  ///
-  /// In migrations, prefer `Table("player")` to a record type of the
-  /// application, which may change later. Values of the request are written
-  /// into the statement as SQL literals, since SQLite takes no arguments in
-  /// schema statements.
-  public func create(
-    view name: String, options: ViewOptions = [], columns: [String]? = nil, as request: some SQLSubqueryable
-  ) throws {
-    let definition = try request.sqlSubquery.sql(.inliningValues(db: self))
-    try createView(name, options: options, columns: columns, definition: definition)
-  }
-
-  /// Creates a view from an SQL literal (see ``create(view:options:columns:as:)``).
+  /// Creates a view from an SQL literal (see ``create(view:options:columns:as:)-(_,_,_,SQL)``).
   public func create(
     view name: String, options: ViewOptions = [], columns: [String]? = nil, asLiteral sqlLiteral: SQL
   ) throws {
@@ -291,8 +275,8 @@ extension Database {
     )
   }
 
-  private func createView(_ name: String, options: ViewOptions, columns: [String]?, definition: String) throws
-  {
+  /// Runs `CREATE VIEW`, `definition` being the SQL of its query.
+  func createView(_ name: String, options: ViewOptions, columns: [String]?, definition: String) throws {
     var sql = "CREATE "
     if options.contains(.temporary) { sql += "TEMPORARY " }
     sql += "VIEW "

@@ -35,7 +35,8 @@ public struct IndexOptions: OptionSet, Sendable {
   public static let unique = IndexOptions(rawValue: 1 << 1)
 }
 
-/// Options for ``Database/create(view:options:columns:as:)``.
+/// Options for ``Database/create(view:options:columns:as:)-(_,_,_,SQLSubqueryable)``
+/// and ``Database/create(view:options:columns:asLiteral:)``.
 public struct ViewOptions: OptionSet, Sendable {
   /// The bits of the options.
   public let rawValue: Int
