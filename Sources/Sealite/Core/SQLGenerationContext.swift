@@ -16,6 +16,9 @@ final class SQLGenerationContext {
   /// The context of the enclosing query, for a subquery: a correlated
   /// subquery names the tables of its enclosing queries as they do.
   private(set) var parent: SQLGenerationContext?
+  /// What a first rendering of the query noted for the second one, while
+  /// a query is rendered twice (see ``RenderingNotes``); nil otherwise.
+  var renderingNotes: RenderingNotes?
 
   /// A context that binds values as arguments.
   init(db: Database? = nil) {
@@ -41,6 +44,20 @@ final class SQLGenerationContext {
   }
 
   var inlinesValues: Bool { arguments == nil }
+
+  /// A context in the state of this one, for a first rendering whose text
+  /// and arguments are thrown away: the second rendering, in this context,
+  /// names the tables as the first did.
+  func rehearsal(notes: RenderingNotes) -> SQLGenerationContext {
+    let context = SQLGenerationContext(db: db)
+    if arguments == nil { context.arguments = nil }
+    context.aliasNames = aliasNames
+    context.aliasTables = aliasTables
+    context.qualifiesColumns = qualifiesColumns
+    context.parent = parent
+    context.renderingNotes = notes
+    return context
+  }
 
   /// Renders a value: `?` with an argument, or a literal.
   func append(_ value: DatabaseValue) -> String {
@@ -157,5 +174,28 @@ extension String {
     }
     result.append(quote)
     return String(result)
+  }
+}
+
+/// What the first of two renderings of a query notes, in the order it meets
+/// it, for the second: a part of the query that depends on another part
+/// rendered after it (association aggregates of one key share their
+/// filters) reads, the second time, what the first time saw of the whole.
+final class RenderingNotes {
+  /// True during the first rendering, false during the second.
+  var isRecording = true
+  private(set) var entries: [Any] = []
+  private var replayed = 0
+
+  /// During the first rendering: notes `entry`.
+  func record(_ entry: Any) {
+    entries.append(entry)
+  }
+
+  /// During the second rendering: the index of the entry that the first
+  /// rendering recorded at this point.
+  func nextIndex() -> Int {
+    defer { replayed += 1 }
+    return replayed
   }
 }

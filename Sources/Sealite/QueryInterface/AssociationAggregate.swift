@@ -122,6 +122,7 @@ extension SQLAssociation {
     }
     let (unresolved, firstAlias) = reversedRelation()
     var root = try unresolved.resolved(db)
+    try root.shareFilters(ofAggregatesKeyed: key.singular, db, context)
     let first = steps[0]
     let correlatedAlias = firstAlias
     root.filters.append(

@@ -134,6 +134,25 @@ struct SQLRelation: Sendable {
   func selectSQL(_ db: Database, _ context: SQLGenerationContext, singleResult: Bool = false) throws -> String
   {
     if hasDeferredEdits { return try resolved(db).selectSQL(db, context, singleResult: singleResult) }
+    // Association aggregates of one key count the same rows (see
+    // AssociationAggregate+Population.swift): a first rendering finds them
+    // all before the second writes any.
+    if context.renderingNotes == nil && mayHaveAggregates {
+      let notes = RenderingNotes()
+      _ = try renderSelectSQL(db, context.rehearsal(notes: notes), singleResult: singleResult)
+      if notes.entries.count > 1 {
+        notes.isRecording = false
+        context.renderingNotes = notes
+        defer { context.renderingNotes = nil }
+        return try renderSelectSQL(db, context, singleResult: singleResult)
+      }
+    }
+    return try renderSelectSQL(db, context, singleResult: singleResult)
+  }
+
+  private func renderSelectSQL(_ db: Database, _ context: SQLGenerationContext, singleResult: Bool) throws
+    -> String
+  {
     // Arguments are collected in the order their placeholders appear in the
     // SQL text: selection, joins, WHERE, GROUP BY, HAVING, ORDER BY.
     // The WITH clause comes first in the text, and so do its arguments.

@@ -108,6 +108,53 @@ struct AssociationAggregateTests {
     #expect(infos.map(\.averageBookPrice) == [12, 15, nil, nil])
   }
 
+  @Test("aggregates of one association key count the rows of both filters, as GRDB's merged joins do")
+  func sameKeyFiltersMerge() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { db in
+      // Distinct keys: two populations of books.
+      let novels = Author.books.filter(Column("kind") == "novel").forKey("novels").count
+      let plays = Author.books.filter(Column("kind") == "play").forKey("plays").count
+      let apart = try Row.fetchAll(db, Author.annotated(with: novels, plays).order(Column("id")))
+      #expect(
+        apart.map { [$0["novelCount"], $0["playCount"]] as [Int] } == [[2, 1], [1, 0], [0, 0], [0, 1]])
+
+      // One key: one population, the books that are both novels and plays (none).
+      let sameKeyNovels = Author.books.filter(Column("kind") == "novel").count.forKey("novelCount")
+      let sameKeyPlays = Author.books.filter(Column("kind") == "play").count.forKey("playCount")
+      let merged = try Row.fetchAll(
+        db, Author.annotated(with: sameKeyNovels, sameKeyPlays).order(Column("id")))
+      #expect(
+        merged.map { [$0["novelCount"], $0["playCount"]] as [Int] } == [[0, 0], [0, 0], [0, 0], [0, 0]])
+
+      // One key, filters that overlap: the books of both, novels after 2005 (Ann's of 2011).
+      let recentNovels = try Row.fetchAll(
+        db,
+        Author.annotated(
+          with: Author.books.filter(Column("kind") == "novel").count,
+          Author.books.filter(Column("year") > 2005).max(Column("year"))
+        ).order(Column("id")))
+      #expect(recentNovels.map { $0["bookCount"] as Int } == [1, 0, 0, 0])
+      #expect(recentNovels.map { $0["maxBookYear"] as Int? } == [2011, nil, nil, nil])
+
+      // The same filter twice is written once; and having shares the population too.
+      let sql = try capturedSQL(db) {
+        _ = try Row.fetchAll(
+          db,
+          Author.annotated(with: Author.books.filter(Column("kind") == "novel").count)
+            .having(Author.books.filter(Column("kind") == "novel").count >= 2))
+      }
+      #expect(sql.last?.components(separatedBy: "\"kind\" = ?").count == 3, "\(sql)")
+      let prolific = try Row.fetchAll(
+        db,
+        Author.annotated(with: Author.books.filter(Column("kind") == "novel").count)
+          .having(Author.books.filter(Column("year") < 2005).count >= 1)
+      )
+      // Ann's novel of 2001 and Bob's of 1999: each has one book that is both.
+      #expect(prolific.map { $0["bookCount"] as Int } == [1, 1])
+    }
+  }
+
   @Test("sum is NULL and total is 0 over no rows; both are named <key><Column>Sum")
   func sumAndTotal() throws {
     let dbQueue = try makeDatabase()

@@ -1,0 +1,77 @@
+/// The rows an association aggregate is computed on, as the first rendering
+/// of its request noted them.
+///
+/// GRDB computes the aggregates of a request on joins, and joins of one
+/// association key are one join: two aggregates of one key count the rows
+/// that pass the filters of both (`Author.books.filter(a).count` and
+/// `Author.books.filter(b).count` both count the books that are `a` and
+/// `b`); distinct keys (`forKey(_:)`) keep them apart. Sealite's aggregates
+/// are correlated subqueries, and give the same values by sharing those
+/// filters.
+struct AggregatePopulation {
+  let key: String
+  let tableName: String
+  let alias: SQLTableAlias
+  let filters: [SQLFilter]
+}
+
+extension SQLRelation {
+  /// True when the selection or a condition may hold an association
+  /// aggregate: the request is then rendered twice, to find them all.
+  var mayHaveAggregates: Bool {
+    selection.contains { $0.isDependent } || filters.contains { $0.isDependent }
+      || havingFilters.contains { $0.isDependent }
+  }
+
+  /// Adds to this relation, the root of an aggregate's subquery, the filters
+  /// of the other aggregates of the same key in the request being rendered.
+  mutating func shareFilters(ofAggregatesKeyed key: String, _ db: Database, _ context: SQLGenerationContext)
+    throws
+  {
+    guard let notes = context.renderingNotes else { return }
+    if notes.isRecording {
+      notes.record(AggregatePopulation(key: key, tableName: tableName, alias: alias, filters: filters))
+      return
+    }
+    let own = notes.nextIndex()
+    var seen = Set(try filters.map { try $0.fingerprint(db, alias) })
+    for (index, entry) in notes.entries.enumerated() where index != own {
+      guard let other = entry as? AggregatePopulation, other.key == key, other.tableName == tableName else {
+        continue
+      }
+      for filter in other.filters {
+        let moved = filter.replacingAlias(other.alias, with: alias)
+        if seen.insert(try moved.fingerprint(db, alias)).inserted { filters.append(moved) }
+      }
+    }
+  }
+}
+
+extension SQLFilter {
+  /// True when the filter may hold an association aggregate. A deferred
+  /// filter (`filter(key:)`, …) is built from the schema, never from one.
+  var isDependent: Bool {
+    switch self {
+    case .expression(let expression): return expression.isDependent
+    case .deferred: return false
+    }
+  }
+
+  /// The filter's SQL and arguments, to tell equal filters apart from
+  /// different ones. Never shown.
+  func fingerprint(_ db: Database, _ alias: SQLTableAlias) throws -> String {
+    let context = SQLGenerationContext(db: db)
+    let sql = try resolve(db).qualified(with: alias).sql(context)
+    return sql + "\u{0}" + String(describing: context.arguments?.values ?? [])
+  }
+}
+
+extension SQLSelection {
+  /// True when the selected value may be an association aggregate.
+  var isDependent: Bool {
+    switch impl {
+    case .expression(let expression), .aliased(let expression, _): return expression.isDependent
+    case .allColumns, .allColumnsExcluding, .literal: return false
+    }
+  }
+}
