@@ -7,7 +7,7 @@ extension Association {
   public func _aliased(_ alias: TableAliasBase) -> Self {
     // At once, even behind deferred edits: joins read the alias when added.
     var association = self
-    association.sqlAssociation.destination.alias = alias
+    association.sqlAssociation.destination.rename(to: alias)
     return association
   }
 

@@ -16,13 +16,6 @@ struct AggregatePopulation {
 }
 
 extension SQLRelation {
-  /// True when the selection or a condition may hold an association
-  /// aggregate: the request is then rendered twice, to find them all.
-  var mayHaveAggregates: Bool {
-    selection.contains { $0.isDependent } || filters.contains { $0.isDependent }
-      || havingFilters.contains { $0.isDependent }
-  }
-
   /// Adds to this relation, the root of an aggregate's subquery, the filters
   /// of the other aggregates of the same key in the request being rendered.
   mutating func shareFilters(ofAggregatesKeyed key: String, _ db: Database, _ context: SQLGenerationContext)
@@ -48,30 +41,11 @@ extension SQLRelation {
 }
 
 extension SQLFilter {
-  /// True when the filter may hold an association aggregate. A deferred
-  /// filter (`filter(key:)`, …) is built from the schema, never from one.
-  var isDependent: Bool {
-    switch self {
-    case .expression(let expression): return expression.isDependent
-    case .deferred: return false
-    }
-  }
-
   /// The filter's SQL and arguments, to tell equal filters apart from
   /// different ones. Never shown.
   func fingerprint(_ db: Database, _ alias: SQLTableAlias) throws -> String {
     let context = SQLGenerationContext(db: db)
     let sql = try resolve(db).qualified(with: alias).sql(context)
     return sql + "\u{0}" + String(describing: context.arguments?.values ?? [])
-  }
-}
-
-extension SQLSelection {
-  /// True when the selected value may be an association aggregate.
-  var isDependent: Bool {
-    switch impl {
-    case .expression(let expression), .aliased(let expression, _): return expression.isDependent
-    case .allColumns, .allColumnsExcluding, .literal: return false
-    }
   }
 }

@@ -7,7 +7,7 @@ extension QueryInterfaceRequest: DerivableRequest {
 
   public func _aliased(_ alias: TableAliasBase) -> Self {
     var request = self
-    request.relation.alias = alias
+    request.relation.rename(to: alias)
     return request
   }
 

@@ -53,11 +53,28 @@ struct SQLRelation: Sendable {
 
   var hasJoins: Bool { !joins.isEmpty }
 
+  /// Gives the relation the alias of the program's (`aliased(_:)`): the
+  /// conditions that named the former alias (those of `request(for:)`) name
+  /// the new one.
+  mutating func rename(to newAlias: SQLTableAlias) {
+    let former = alias
+    alias = newAlias
+    guard former != newAlias else { return }
+    filters = filters.map { $0.replacingAlias(former, with: newAlias) }
+    havingFilters = havingFilters.map { $0.replacingAlias(former, with: newAlias) }
+  }
+
   /// Joins and association aggregates name several tables: columns are then
   /// qualified. So are they when the user named the table's alias, which
   /// GRDB promises to use in the SQL (`SELECT "p".* FROM "player" "p"`).
   var needsQualifiedColumns: Bool {
-    if hasJoins || alias.userName != nil { return true }
+    hasJoins || alias.userName != nil || mayHaveAggregates
+  }
+
+  /// True when the selection, a condition or the ordering may hold an
+  /// association aggregate. A deferred condition (`filter(key:)`, …) is
+  /// built from the schema, never from one.
+  var mayHaveAggregates: Bool {
     let expressions: [SQLExpression] =
       selection.compactMap { selection in
         switch selection.impl {

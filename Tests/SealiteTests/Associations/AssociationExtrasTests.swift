@@ -52,6 +52,25 @@ struct AssociationExtrasTests {
     }
   }
 
+  @Test("request(for:) then aliased(_:) names the alias in the condition on the record's key too")
+  func requestForAliased() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { db in
+      let book = try Book.find(db, id: 4)
+      let request = book.request(for: Book.author).aliased(TableAlias(name: "custom"))
+      var author: Author?
+      let sql = try capturedSQL(db) { author = try request.fetchOne(db) }
+      #expect(author?.name == "Bob")
+      #expect(sql.last == #"SELECT "custom".* FROM "author" "custom" WHERE "custom"."id" = ? LIMIT 1"#)
+
+      let ann = try Author.find(db, id: 1)
+      let books = TableAlias<Book>(name: "b")
+      let novels = try ann.request(for: Author.books).aliased(books)
+        .filter(books[Column("kind")] == "novel").order(books[Column("id")]).fetchAll(db)
+      #expect(novels.map(\.id) == [1, 2])
+    }
+  }
+
   @Test("annotated(withRequired:) and annotated(withOptional:) add columns of an associated row")
   func annotatedWithAssociation() throws {
     struct BookInfo: Decodable, FetchableRecord {
