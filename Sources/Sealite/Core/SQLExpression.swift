@@ -88,6 +88,8 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     case .binary(let op, let lhs, let rhs):
       return paren("\(try lhs.sql(context, wrapped: true)) \(op) \(try rhs.sql(context, wrapped: true))")
     case .associative(let op, let expressions, let empty):
+      // `(a AND b) AND c` is written `a AND b AND c`, as GRDB writes it.
+      let expressions = SQLExpression.flattened(expressions, op)
       if expressions.isEmpty { return empty }
       if expressions.count == 1 { return try expressions[0].sql(context, wrapped: wrapped) }
       return paren(try expressions.map { try $0.sql(context, wrapped: true) }.joined(separator: " \(op) "))
@@ -142,6 +144,15 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
 
   /// True if the expression holds an association aggregate, which needs the
   /// request to qualify its columns.
+  /// The terms of an associative operator, those of nested uses of the same
+  /// operator in their place.
+  static func flattened(_ expressions: [SQLExpression], _ op: String) -> [SQLExpression] {
+    expressions.flatMap { expression -> [SQLExpression] in
+      if case .associative(op, let terms, _) = expression.impl { return flattened(terms, op) }
+      return [expression]
+    }
+  }
+
   var isDependent: Bool {
     switch impl {
     case .dependent: return true

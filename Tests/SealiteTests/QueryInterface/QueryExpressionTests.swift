@@ -80,6 +80,29 @@ struct QueryExpressionTests {
     }
   }
 
+  @Test("Chains of AND and of OR are written flat, as GRDB writes them; a mixed chain keeps its groups")
+  func flatLogic() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { db in
+      let request = Player.filter((team == "red" && score > 0) && Column("name") != "x")
+        .filter(Column("id") > 0)
+      let sql = try capturedSQL(db) { _ = try request.fetchAll(db) }
+      #expect(
+        sql.last
+          == #"SELECT * FROM "player" WHERE ("team" = ?) AND ("score" > ?) AND ("name" <> ?) AND ("id" > ?)"#)
+      let either = try capturedSQL(db) {
+        _ = try Player.filter(team == "red" || (team == "blue" || (score == nil && team == "green")))
+          .fetchAll(db)
+      }
+      #expect(
+        either.last
+          == #"SELECT * FROM "player" WHERE ("team" = ?) OR ("team" = ?) OR (("score" IS NULL) AND ("team" = ?))"#
+      )
+      #expect(
+        try ids(db, team == "red" || (team == "blue" || (score == nil && team == "green"))) == [1, 2, 3, 4])
+    }
+  }
+
   @Test("Arithmetic + - * / and unary minus")
   func arithmetic() throws {
     let dbQueue = try makeDatabase()
