@@ -15,10 +15,16 @@ extension TableRecord where Self: EncodableRecord {
     let first = sqlAssociation.steps[0]
     root.filters.append(
       .deferred { db in
-        let terms = try first.columnPairs(db).map { originColumn, destinationColumn in
-          SQLExpression.equality(
-            SQLExpression(.column(destinationColumn, alias: firstAlias)),
-            (container.databaseValue(forColumn: originColumn) ?? .null).sqlExpression, negated: false)
+        var terms: [SQLExpression] = []
+        for (originColumn, destinationColumn) in try first.columnPairs(db) {
+          let value = container.databaseValue(forColumn: originColumn) ?? .null
+          // A NULL key is linked to no row (`WHERE 0`, as GRDB writes it),
+          // where `column IS NULL` would select the rows without a key.
+          if value.isNull { return SQLExpression(.constant(0.databaseValue)) }
+          terms.append(
+            SQLExpression.equality(
+              SQLExpression(.column(destinationColumn, alias: firstAlias)), value.sqlExpression,
+              negated: false))
         }
         return SQLExpression(.associative("AND", terms, empty: "1"))
       })

@@ -38,6 +38,17 @@ private func makeDatabase() throws -> DatabaseQueue {
   return dbQueue
 }
 
+private struct Label: Codable, FetchableRecord, PersistableRecord {
+  var code: String?
+  var name: String
+}
+
+private struct Item: Codable, FetchableRecord, PersistableRecord {
+  var id: Int64
+  var labelCode: String?
+  static let label = belongsTo(Label.self, using: ForeignKey(["labelCode"], to: ["code"]))
+}
+
 @Suite("Association extras: request(for:), annotations, association filters, records from rows")
 struct AssociationExtrasTests {
   @Test("request(for:) builds the request of a record's associated rows")
@@ -68,6 +79,26 @@ struct AssociationExtrasTests {
       let novels = try ann.request(for: Author.books).aliased(books)
         .filter(books[Column("kind")] == "novel").order(books[Column("id")]).fetchAll(db)
       #expect(novels.map(\.id) == [1, 2])
+    }
+  }
+
+  @Test("request(for:) of a record whose key is NULL selects no row, not the rows whose column is NULL")
+  func requestForNullKey() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE label (code TEXT UNIQUE, name TEXT NOT NULL);
+          CREATE TABLE item (id INTEGER PRIMARY KEY, labelCode TEXT REFERENCES label(code));
+          INSERT INTO label VALUES (NULL, 'unlabelled'), ('a', 'first');
+          """)
+      let unlabelled = Item(id: 1, labelCode: nil)
+      var labels: [Label] = []
+      let sql = try capturedSQL(db) { labels = try unlabelled.request(for: Item.label).fetchAll(db) }
+      #expect(labels.isEmpty)
+      #expect(sql.last == #"SELECT * FROM "label" WHERE 0"#)
+      let labelled = Item(id: 2, labelCode: "a")
+      #expect(try labelled.request(for: Item.label).fetchAll(db).map(\.name) == ["first"])
     }
   }
 
