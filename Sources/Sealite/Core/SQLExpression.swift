@@ -44,7 +44,14 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     case subquery(SQL)
     /// SQL that depends on the table it is qualified with (an association
     /// aggregate's correlated subquery), rendered when the request runs.
-    case dependent(SQLTableAlias?, @Sendable (SQLGenerationContext, SQLTableAlias) throws -> String)
+    /// The closure is told whether the expression sits inside a larger one,
+    /// where it must be parenthesized.
+    case dependent(
+      SQLTableAlias?, @Sendable (SQLGenerationContext, SQLTableAlias, _ wrapped: Bool) throws -> String)
+    /// An expression that knows the SQL of its negation (`!alias.exists` is
+    /// `"t"."id" IS NULL`, not `NOT ("t"."id" IS NOT NULL)`): it renders as the
+    /// first, and `!` turns it into the second.
+    case negatable(SQLExpression, negation: SQLExpression)
     /// An expression that JSON builders (`JSON_ARRAY`, `JSON_OBJECT`, …) read as JSON
     /// rather than as text (`JSONColumn`, `asJSON`); it renders as the expression itself.
     case jsonValue(SQLExpression)
@@ -136,14 +143,14 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
         throw DatabaseError.misuse(
           "an association aggregate is used outside of a request of its origin table")
       }
-      return try render(context, alias)
+      return try render(context, alias, wrapped)
+    case .negatable(let expression, _):
+      return try expression.sql(context, wrapped: wrapped)
     case .jsonValue(let expression):
       return try expression.sql(context, wrapped: wrapped)
     }
   }
 
-  /// True if the expression holds an association aggregate, which needs the
-  /// request to qualify its columns.
   /// The terms of an associative operator, those of nested uses of the same
   /// operator in their place.
   static func flattened(_ expressions: [SQLExpression], _ op: String) -> [SQLExpression] {
@@ -153,9 +160,12 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     }
   }
 
+  /// True if the expression holds an association aggregate, which needs the
+  /// request to qualify its columns.
   var isDependent: Bool {
     switch impl {
     case .dependent: return true
+    case .negatable(let expression, let negation): return expression.isDependent || negation.isDependent
     case .value, .constant, .column, .literal, .countAll, .exists, .subquery: return false
     case .prefix(_, let expression), .postfix(let expression, _), .collate(let expression, _),
       .cast(let expression, _), .inSubquery(let expression, _, _), .jsonValue(let expression):
@@ -239,6 +249,8 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
       return SQLExpression(.cast(sub(expression), type))
     case .jsonValue(let expression):
       return SQLExpression(.jsonValue(sub(expression)))
+    case .negatable(let expression, let negation):
+      return SQLExpression(.negatable(sub(expression), negation: sub(negation)))
     }
   }
 

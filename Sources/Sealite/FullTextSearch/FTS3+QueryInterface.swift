@@ -48,7 +48,7 @@ extension ColumnExpression {
 /// table, once the relation has qualified the expression with its alias.
 private enum FTS3MatchedTable {
   static let expression = SQLExpression(
-    .dependent(nil) { context, alias in context.name(of: alias).quotedDatabaseIdentifier })
+    .dependent(nil) { context, alias, _ in context.name(of: alias).quotedDatabaseIdentifier })
 }
 
 /// A missing pattern: GRDB writes the bare `NULL` keyword (`"title" MATCH NULL`),

@@ -37,7 +37,8 @@ extension AssociationToMany {
     let expression = SQLExpression(
       .dependent(
         nil,
-        { context, origin in try association.correlatedSubquery(context, origin: origin, selection: build) }))
+        { context, origin, _ in try association.correlatedSubquery(context, origin: origin, selection: build)
+        }))
     return AssociationAggregate(expression: expression, key: key)
   }
 

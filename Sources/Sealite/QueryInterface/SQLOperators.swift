@@ -157,14 +157,35 @@ public func || (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressib
 /// `NOT value`.
 public prefix func ! (value: some SQLSpecificExpressible) -> SQLExpression {
   let expression = value.sqlExpression
-  // Subqueries negate in place, as GRDB writes them: `NOT EXISTS (…)`, `x NOT IN (…)`.
+  // Operators that have a negated form are negated in place, as GRDB writes
+  // them: `a <> b`, `a IS NOT b`, `x NOT IN (…)`, `NOT EXISTS (…)`,
+  // `x NOT BETWEEN a AND b`, `x NOT LIKE p`.
   switch expression.impl {
   case .exists(let subquery, let negated): return SQLExpression(.exists(subquery, negated: !negated))
   case .inSubquery(let element, let subquery, let negated):
     return SQLExpression(.inSubquery(element, subquery, negated: !negated))
+  case .inList(let element, let list, let negated):
+    return SQLExpression(.inList(element, list, negated: !negated))
+  case .between(let element, let low, let high, let negated):
+    return SQLExpression(.between(element, low, high, negated: !negated))
+  case .binary(let op, let lhs, let rhs) where negatedOperators[op] != nil:
+    return SQLExpression(.binary(negatedOperators[op]!, lhs, rhs))
+  case .binary("ESCAPE", let like, let escape):
+    if case .binary(let op, let lhs, let rhs) = like.impl, let negated = negatedOperators[op] {
+      return SQLExpression(.binary("ESCAPE", SQLExpression(.binary(negated, lhs, rhs)), escape))
+    }
+    return SQLExpression(.prefix("NOT ", expression))
+  case .negatable(let positive, let negation): return SQLExpression(.negatable(negation, negation: positive))
+  case .postfix(let element, "IS NULL"): return SQLExpression(.postfix(element, "IS NOT NULL"))
+  case .postfix(let element, "IS NOT NULL"): return SQLExpression(.postfix(element, "IS NULL"))
   default: return SQLExpression(.prefix("NOT ", expression))
   }
 }
+
+/// The binary operators whose negation is another operator.
+private let negatedOperators = [
+  "=": "<>", "<>": "=", "IS": "IS NOT", "IS NOT": "IS", "LIKE": "NOT LIKE", "NOT LIKE": "LIKE",
+]
 
 extension Sequence where Element: SQLExpressible {
   /// All expressions joined with AND (true when empty).

@@ -103,6 +103,69 @@ struct QueryExpressionTests {
     }
   }
 
+  @Test("! negates comparisons, IS NULL, IN, BETWEEN and LIKE with their own operators, as GRDB writes them")
+  func negatedOperators() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      func whereClause(_ predicate: SQLExpression) throws -> String {
+        let sql = try capturedSQL(db) { _ = try Row.fetchAll(db, Player.filter(predicate)) }
+        return String(try #require(sql.last?.split(separator: " WHERE ", maxSplits: 1).last))
+      }
+      #expect(try whereClause(!(team == "red")) == #""team" <> ?"#)
+      #expect(try whereClause(!(team != "red")) == #""team" = ?"#)
+      #expect(try whereClause(!(score == nil)) == #""score" IS NOT NULL"#)
+      #expect(try whereClause(!(score != nil)) == #""score" IS NULL"#)
+      #expect(try whereClause(!(team === "red")) == #""team" IS NOT ?"#)
+      #expect(try whereClause(!["red", "blue"].contains(team)) == #""team" NOT IN (?, ?)"#)
+      #expect(try whereClause(!(0...150).contains(score)) == #""score" NOT BETWEEN ? AND ?"#)
+      #expect(try whereClause(!name.like("%r%")) == #""name" NOT LIKE ?"#)
+      #expect(try whereClause(!(score > 0)) == #"NOT ("score" > ?)"#)
+      // The results are those of NOT: rows where the comparison is NULL stay out.
+      #expect(try ids(db, !(team == "red")) == [2, 4, 5])
+      let scored = try ids(db, !(score == nil))
+      #expect(scored == [1, 2, 4, 5], "\(scored)")
+      #expect(try ids(db, !["red", "blue"].contains(team)) == [5])
+      #expect(try ids(db, !(0...150).contains(score)) == [2, 4, 5])
+      #expect(try ids(db, !name.like("%r%")) == [4])
+    }
+  }
+
+  @Test("TableAlias.exists tests the rowid's column, and its negation is IS NULL, as GRDB writes them")
+  func aliasExists() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { (db: Database) throws in
+      try db.execute(
+        sql: """
+          CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
+          CREATE TABLE editor (code TEXT PRIMARY KEY, name TEXT);
+          CREATE TABLE book (id INTEGER PRIMARY KEY, authorId INTEGER REFERENCES author(id),
+            editorCode TEXT REFERENCES editor(code));
+          INSERT INTO author VALUES (1, 'Ann');
+          INSERT INTO editor VALUES ('e', 'Ed');
+          INSERT INTO book VALUES (1, 1, NULL), (2, NULL, 'e');
+          """)
+      let author = TableAlias(name: "a")
+      let editor = TableAlias(name: "e")
+      let books = Table("book")
+        .joining(optional: Table("book").belongsTo(Table("author")).aliased(author))
+        .joining(optional: Table("book").belongsTo(Table("editor")).aliased(editor))
+        .select(Column("id"), as: Int64.self).order(Column("id"))
+      func run(_ predicate: SQLExpression) throws -> (String, [Int64]) {
+        var result: [Int64] = []
+        let sql = try capturedSQL(db) { result = try books.filter(predicate).fetchAll(db) }
+        return (String(try #require(sql.last?.split(separator: " WHERE ").last)), result)
+      }
+      #expect(try run(author.exists) == (#""a"."id" IS NOT NULL ORDER BY "book"."id""#, [1]))
+      #expect(try run(!author.exists) == (#""a"."id" IS NULL ORDER BY "book"."id""#, [2]))
+      #expect(try run(!(!author.exists)) == (#""a"."id" IS NOT NULL ORDER BY "book"."id""#, [1]))
+      // A table whose primary key is not the rowid is tested by its rowid.
+      #expect(try run(!editor.exists) == (#""e"."rowid" IS NULL ORDER BY "book"."id""#, [1]))
+      #expect(
+        try run(author.exists && editor.exists)
+          == (#"("a"."id" IS NOT NULL) AND ("e"."rowid" IS NOT NULL) ORDER BY "book"."id""#, []))
+    }
+  }
+
   @Test("Arithmetic + - * / and unary minus")
   func arithmetic() throws {
     let dbQueue = try makeDatabase()
