@@ -100,12 +100,58 @@ final class SQLGenerationContext {
     return name
   }
 
-  /// Reserves an alias's name, in the order tables appear in the request, so
-  /// that the first table keeps its plain name. An unnamed user alias is
-  /// named after `tableName`, the table it stands for in this request.
+  /// Reserves an alias's name. An unnamed user alias is named after
+  /// `tableName`, the table it stands for in this request.
   func register(_ alias: SQLTableAlias, tableName: String) {
-    aliasTables[alias] = tableName
-    _ = name(of: alias, tableName: tableName)
+    register([(alias, tableName)])
+  }
+
+  /// Names the tables of a request, given in the order they appear, as GRDB
+  /// names them: a table that appears once keeps its name; when it appears
+  /// several times, each copy is numbered (`"b1"`, `"b2"`), but those the
+  /// program named. Aliases named already keep their names.
+  func register(_ tables: [(alias: SQLTableAlias, tableName: String)]) {
+    var groups: [(key: String, aliases: [SQLTableAlias])] = []
+    var groupIndex: [String: Int] = [:]
+    for (alias, tableName) in tables {
+      aliasTables[alias] = tableName
+      guard aliasNames[alias] == nil, !groups.contains(where: { $0.aliases.contains(alias) }) else {
+        continue
+      }
+      let key = (alias.userName ?? alias.tableName ?? tableName).nameKey
+      if let index = groupIndex[key] {
+        groups[index].aliases.append(alias)
+      } else {
+        groupIndex[key] = groups.count
+        groups.append((key, [alias]))
+      }
+    }
+    var used = Set(aliasNames.values.map { $0.nameKey })
+    for group in groups where group.aliases.count == 1 {
+      let alias = group.aliases[0]
+      let name = alias.userName ?? alias.tableName ?? aliasTables[alias] ?? "t"
+      if used.insert(name.nameKey).inserted { aliasNames[alias] = name }
+    }
+    for group in groups {
+      // A single table whose name was taken by an enclosing part of the
+      // query is numbered as well.
+      let pending = group.aliases.filter { aliasNames[$0] == nil }
+      var index = 1
+      for alias in pending {
+        if let userName = alias.userName, group.aliases.count > 1 {
+          aliasNames[alias] = userName
+          continue
+        }
+        let base = (alias.userName ?? alias.tableName ?? aliasTables[alias] ?? "t").digitlessRadical
+        var name: String
+        repeat {
+          name = "\(base)\(index)"
+          index += 1
+        } while used.contains(name.nameKey)
+        used.insert(name.nameKey)
+        aliasNames[alias] = name
+      }
+    }
   }
 
   /// The table `alias` stands for: its own, or the one of the request that
@@ -153,6 +199,11 @@ final class SQLGenerationContext {
 }
 
 extension String {
+  /// The name without its trailing digits: `"b"` for `"b1"`.
+  fileprivate var digitlessRadical: String {
+    String(dropLast(reversed().prefix { $0.isASCII && $0.isNumber }.count))
+  }
+
   /// The string as an SQL identifier, in double quotes: `"player"`, `"a""b"`.
   public var quotedDatabaseIdentifier: String { quoted(by: "\"") }
 

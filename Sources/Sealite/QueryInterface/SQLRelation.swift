@@ -226,8 +226,14 @@ struct SQLRelation: Sendable {
   /// Names every table of the request, the request's own first, so that
   /// names are stable whatever order the SQL is rendered in.
   func registerAliases(_ context: SQLGenerationContext) {
-    context.register(alias, tableName: tableName)
-    for join in joins { join.relation.registerAliases(context) }
+    var tables: [(alias: SQLTableAlias, tableName: String)] = []
+    collectAliases(into: &tables)
+    context.register(tables)
+  }
+
+  private func collectAliases(into tables: inout [(alias: SQLTableAlias, tableName: String)]) {
+    tables.append((alias, tableName))
+    for join in joins { join.relation.collectAliases(into: &tables) }
   }
 
   /// Filters of this table and of joined tables, qualified.
