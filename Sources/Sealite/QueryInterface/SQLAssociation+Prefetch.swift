@@ -34,7 +34,9 @@ extension SQLAssociation {
         let next = steps[index + 1]
         inner = SQLJoin(
           kind: .inner, relation: relation,
-          condition: { db, parent, child in try next.condition(db, origin: child, destination: parent) },
+          condition: { db, parent, child in
+            try next.condition(db, origin: child, destination: parent, originFirst: true)
+          },
           isIncluded: false, key: "", isToMany: false)
       }
       if let inner { root.edit { $0.joins.append(inner) } }

@@ -27,17 +27,24 @@ public struct SQLAssociation: Sendable {
 
     /// The join condition between a row of the origin side and one of the
     /// destination side.
-    func condition(_ db: Database, origin: SQLTableAlias, destination: SQLTableAlias) throws -> SQLExpression
-    {
+    /// The condition that links a row of `origin` to its rows of
+    /// `destination`: `destination.column = origin.column`, or the other way
+    /// round with `originFirst` (GRDB writes the joined table's column first,
+    /// and the origin is the joined table when an association is followed
+    /// backwards).
+    func condition(
+      _ db: Database, origin: SQLTableAlias, destination: SQLTableAlias, originFirst: Bool = false
+    ) throws -> SQLExpression {
       if case .join(let condition) = kind {
         return condition?(origin, destination) ?? SQLExpression(.associative("AND", [], empty: "1"))
       }
       let pairs = try columnPairs(db)
       let terms = pairs.map { originColumn, destinationColumn in
-        SQLExpression(
-          .binary(
-            "=", SQLExpression(.column(destinationColumn, alias: destination)),
-            SQLExpression(.column(originColumn, alias: origin))))
+        let destinationTerm = SQLExpression(.column(destinationColumn, alias: destination))
+        let originTerm = SQLExpression(.column(originColumn, alias: origin))
+        return SQLExpression(
+          .binary("=", originFirst ? originTerm : destinationTerm, originFirst ? destinationTerm : originTerm)
+        )
       }
       return SQLExpression(.associative("AND", terms, empty: "1"))
     }

@@ -54,11 +54,9 @@ struct SQLJoin: Sendable {
     let childName = context.name(of: relation.alias)
     // A join without a condition (to a common table expression) has no ON.
     var onExpressions = [try condition(db, parent, relation.alias)].filter { !$0.isEmptyConjunction }
-    // Filters of a LEFT JOINed table go in its ON clause, so that they do not
-    // turn the join into an inner one.
-    if kind == .left {
-      onExpressions += try relation.filters.map { try $0.resolve(db).qualified(with: relation.alias) }
-    }
+    // Filters of a joined table go in its ON clause, as GRDB writes them: a
+    // LEFT JOIN stays an outer one, and a nested join filters its own table.
+    onExpressions += try relation.filters.map { try $0.resolve(db).qualified(with: relation.alias) }
     var clause = kind == .inner ? " JOIN " : " LEFT JOIN "
     clause += relation.tableName.quotedDatabaseIdentifier
     if childName != relation.tableName { clause += " " + childName.quotedDatabaseIdentifier }
@@ -69,12 +67,6 @@ struct SQLJoin: Sendable {
       clause += try join.renderClauses(db, context, parent: relation.alias)
     }
     return clause
-  }
-
-  func filters(_ db: Database) throws -> [SQLExpression] {
-    let own =
-      kind == .inner ? try relation.filters.map { try $0.resolve(db).qualified(with: relation.alias) } : []
-    return try own + relation.joins.flatMap { try $0.filters(db) }
   }
 
   func havings(_ db: Database) throws -> [SQLExpression] {

@@ -236,9 +236,24 @@ struct SQLRelation: Sendable {
     for join in joins { join.relation.collectAliases(into: &tables) }
   }
 
-  /// Filters of this table and of joined tables, qualified.
+  /// Adds `filter` to the table of this relation or of a nested join that
+  /// `alias` names; to this relation when none does.
+  mutating func appendFilter(_ filter: SQLFilter, toTableAliased alias: SQLTableAlias) {
+    func append(_ relation: inout SQLRelation) -> Bool {
+      if relation.alias == alias {
+        relation.filters.append(filter)
+        return true
+      }
+      for index in relation.joins.indices where append(&relation.joins[index].relation) { return true }
+      return false
+    }
+    if !append(&self) { filters.append(filter) }
+  }
+
+  /// Filters of this table, qualified (those of joined tables are in their
+  /// ON clauses).
   func allFilters(_ db: Database) throws -> [SQLExpression] {
-    try filters.map { try $0.resolve(db).qualified(with: alias) } + joins.flatMap { try $0.filters(db) }
+    try filters.map { try $0.resolve(db).qualified(with: alias) }
   }
 
   func joinHavings(_ db: Database) throws -> [SQLExpression] {

@@ -13,21 +13,23 @@ extension TableRecord where Self: EncodableRecord {
     var root = reversed.root
     let firstAlias = reversed.firstAlias
     let first = sqlAssociation.steps[0]
-    root.filters.append(
-      .deferred { db in
-        var terms: [SQLExpression] = []
-        for (originColumn, destinationColumn) in try first.columnPairs(db) {
-          let value = container.databaseValue(forColumn: originColumn) ?? .null
-          // A NULL key is linked to no row (`WHERE 0`, as GRDB writes it),
-          // where `column IS NULL` would select the rows without a key.
-          if value.isNull { return SQLExpression(.constant(0.databaseValue)) }
-          terms.append(
-            SQLExpression.equality(
-              SQLExpression(.column(destinationColumn, alias: firstAlias)), value.sqlExpression,
-              negated: false))
-        }
-        return SQLExpression(.associative("AND", terms, empty: "1"))
-      })
+    let linkToRecord = SQLFilter.deferred { db in
+      var terms: [SQLExpression] = []
+      for (originColumn, destinationColumn) in try first.columnPairs(db) {
+        let value = container.databaseValue(forColumn: originColumn) ?? .null
+        // A NULL key is linked to no row (`WHERE 0`, as GRDB writes it),
+        // where `column IS NULL` would select the rows without a key.
+        if value.isNull { return SQLExpression(.constant(0.databaseValue)) }
+        terms.append(
+          SQLExpression.equality(
+            SQLExpression(.column(destinationColumn, alias: firstAlias)), value.sqlExpression,
+            negated: false))
+      }
+      return SQLExpression(.associative("AND", terms, empty: "1"))
+    }
+    // Through several tables, the link filters the first one, joined last:
+    // in its ON clause, as GRDB writes it.
+    root.appendFilter(linkToRecord, toTableAliased: firstAlias)
     return QueryInterfaceRequest(relation: root)
   }
 }
