@@ -40,8 +40,10 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     let relation = try self.relation.resolved(db)
     let context = SQLGenerationContext(db: db)
     let sql: String
-    let isTrivialSelection =
-      relation.selection.count == 1 && relation.selection[0].isAllColumns && !relation.isDistinct
+    // Without DISTINCT, columns of the table (`*`, and the rowid of a
+    // record's `databaseSelection`) do not change the count: `COUNT(*)`, as
+    // GRDB writes it. Expressions (an aggregate) and DISTINCT do.
+    let isTrivialSelection = relation.selection.allSatisfy(\.isRowPreserving) && !relation.isDistinct
     if isTrivialSelection && relation.grouping.isEmpty && relation.limit == nil && !relation.hasJoins {
       var counting = relation
       counting.selection = [SQLExpression(.countAll).sqlSelection]

@@ -29,6 +29,17 @@ extension SQLSelection {
     if case .allColumns = impl { return true }
     return false
   }
+
+  /// True for columns of the table, with or without a name of their own:
+  /// they select one value per row, and so never change how many rows a
+  /// request has (`*`, `rowid`, `"name" AS "n"`).
+  var isRowPreserving: Bool {
+    switch impl {
+    case .allColumns, .allColumnsExcluding: return true
+    case .expression(let expression), .aliased(let expression, _): return expression.columnName != nil
+    case .literal: return false
+    }
+  }
 }
 
 /// `*`: all columns of a table.

@@ -43,6 +43,36 @@ private let team = Column("team")
 
 @Suite("Query interface requests")
 struct QueryRequestTests {
+  @Test(
+    "fetchCount counts with COUNT(*) when the selection is columns of the table, and wraps the request otherwise"
+  )
+  func fetchCountSQL() throws {
+    struct PlayerWithRowID: TableRecord {
+      static let databaseTableName = "player"
+      static var databaseSelection: [any SQLSelectable] { [AllColumns(), Column.rowID] }
+    }
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      func counted(_ request: QueryInterfaceRequest<Row>) throws -> (Int, String?) {
+        var count = 0
+        let sql = try capturedSQL(db) { count = try request.fetchCount(db) }
+        return (count, sql.last)
+      }
+      #expect(
+        try counted(PlayerWithRowID.all().asRequest(of: Row.self)) == (5, #"SELECT COUNT(*) FROM "player""#))
+      #expect(
+        try counted(Table("player").select(Column("name")).filter(Column("team") == "red"))
+          == (2, #"SELECT COUNT(*) FROM "player" WHERE "team" = ?"#))
+      // Values that are not columns may aggregate the rows into one, and DISTINCT merges them.
+      #expect(
+        try counted(Table("player").select(max(Column("score"))))
+          == (1, #"SELECT COUNT(*) FROM (SELECT MAX("score") FROM "player")"#))
+      #expect(
+        try counted(Table("player").select(Column("team")).distinct())
+          == (3, #"SELECT COUNT(*) FROM (SELECT DISTINCT "team" FROM "player")"#))
+    }
+  }
+
   @Test("all() and none()")
   func allAndNone() throws {
     let dbQueue = try makeDatabase()
