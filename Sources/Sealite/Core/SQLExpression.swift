@@ -43,11 +43,13 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     /// `(subquery)` as a scalar value.
     case subquery(SQL)
     /// SQL that depends on the table it is qualified with (an association
-    /// aggregate's correlated subquery), rendered when the request runs.
-    /// The closure is told whether the expression sits inside a larger one,
-    /// where it must be parenthesized.
+    /// aggregate's correlated subquery, `TableAlias.exists`), rendered when
+    /// the request runs. The closure is told whether the expression sits
+    /// inside a larger one, where it must be parenthesized. `isAggregate`
+    /// marks association aggregates, whose request is rendered twice.
     case dependent(
-      SQLTableAlias?, @Sendable (SQLGenerationContext, SQLTableAlias, _ wrapped: Bool) throws -> String)
+      SQLTableAlias?, @Sendable (SQLGenerationContext, SQLTableAlias, _ wrapped: Bool) throws -> String,
+      isAggregate: Bool = false)
     /// An expression that knows the SQL of its negation (`!alias.exists` is
     /// `"t"."id" IS NULL`, not `NOT ("t"."id" IS NOT NULL)`): it renders as the
     /// first, and `!` turns it into the second.
@@ -138,7 +140,7 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
       return "CAST(\(try expression.sql(context)) AS \(type))"
     case .subquery(let subquery):
       return "(\(try subquery.sql(context)))"
-    case .dependent(let alias, let render):
+    case .dependent(let alias, let render, _):
       guard let alias else {
         throw DatabaseError.misuse(
           "an association aggregate is used outside of a request of its origin table")
@@ -160,24 +162,38 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     }
   }
 
-  /// True if the expression holds an association aggregate, which needs the
-  /// request to qualify its columns.
+  /// True if the expression holds SQL that depends on the table it is
+  /// qualified with (an association aggregate, `TableAlias.exists`): the
+  /// request then qualifies its columns.
   var isDependent: Bool {
+    contains { if case .dependent = $0.impl { return true } else { return false } }
+  }
+
+  /// True if the expression holds an association aggregate.
+  var holdsAggregate: Bool {
+    contains { if case .dependent(_, _, true) = $0.impl { return true } else { return false } }
+  }
+
+  /// True if the expression, or one of the expressions it is made of,
+  /// satisfies `predicate`.
+  func contains(where predicate: (SQLExpression) -> Bool) -> Bool {
+    if predicate(self) { return true }
+    func any(_ expressions: [SQLExpression]) -> Bool {
+      expressions.contains { $0.contains(where: predicate) }
+    }
     switch impl {
-    case .dependent: return true
-    case .negatable(let expression, let negation): return expression.isDependent || negation.isDependent
-    case .value, .constant, .column, .literal, .countAll, .exists, .subquery: return false
+    case .value, .constant, .column, .literal, .countAll, .exists, .subquery, .dependent: return false
     case .prefix(_, let expression), .postfix(let expression, _), .collate(let expression, _),
       .cast(let expression, _), .inSubquery(let expression, _, _), .jsonValue(let expression):
-      return expression.isDependent
-    case .binary(_, let lhs, let rhs): return lhs.isDependent || rhs.isDependent
-    case .associative(_, let expressions, _): return expressions.contains { $0.isDependent }
-    case .function(_, let arguments, _): return arguments.contains { $0.isDependent }
+      return expression.contains(where: predicate)
+    case .negatable(let expression, let negation): return any([expression, negation])
+    case .binary(_, let lhs, let rhs): return any([lhs, rhs])
+    case .associative(_, let expressions, _): return any(expressions)
+    case .function(_, let arguments, _): return any(arguments)
     case .aggregate(_, let arguments, let orderBy, let filter):
-      return (arguments + [orderBy, filter].compactMap { $0 }).contains { $0.isDependent }
-    case .inList(let expression, let list, _):
-      return expression.isDependent || list.contains { $0.isDependent }
-    case .between(let a, let b, let c, _): return a.isDependent || b.isDependent || c.isDependent
+      return any(arguments + [orderBy, filter].compactMap { $0 })
+    case .inList(let expression, let list, _): return any([expression] + list)
+    case .between(let a, let b, let c, _): return any([a, b, c])
     }
   }
 
@@ -186,7 +202,8 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     rewritten { node in
       switch node.impl {
       case .column(let name, nil): return SQLExpression(.column(name, alias: alias))
-      case .dependent(nil, let render): return SQLExpression(.dependent(alias, render))
+      case .dependent(nil, let render, let isAggregate):
+        return SQLExpression(.dependent(alias, render, isAggregate: isAggregate))
       default: return nil
       }
     }
@@ -208,8 +225,8 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     rewritten { node in
       switch node.impl {
       case .column(let name, let alias) where alias === old: return SQLExpression(.column(name, alias: new))
-      case .dependent(let alias, let render) where alias === old:
-        return SQLExpression(.dependent(new, render))
+      case .dependent(let alias, let render, let isAggregate) where alias === old:
+        return SQLExpression(.dependent(new, render, isAggregate: isAggregate))
       default: return nil
       }
     }

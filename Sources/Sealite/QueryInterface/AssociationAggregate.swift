@@ -38,7 +38,8 @@ extension AssociationToMany {
       .dependent(
         nil,
         { context, origin, _ in try association.correlatedSubquery(context, origin: origin, selection: build)
-        }))
+        },
+        isAggregate: true))
     return AssociationAggregate(expression: expression, key: key)
   }
 

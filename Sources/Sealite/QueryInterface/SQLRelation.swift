@@ -68,23 +68,28 @@ struct SQLRelation: Sendable {
   /// qualified. So are they when the user named the table's alias, which
   /// GRDB promises to use in the SQL (`SELECT "p".* FROM "player" "p"`).
   var needsQualifiedColumns: Bool {
-    hasJoins || alias.userName != nil || mayHaveAggregates
+    hasJoins || alias.userName != nil || ownExpressions.contains { $0.isDependent }
   }
 
-  /// True when the selection, a condition or the ordering may hold an
-  /// association aggregate. A deferred condition (`filter(key:)`, …) is
-  /// built from the schema, never from one.
+  /// True when the selection, a condition or the ordering holds an
+  /// association aggregate: the request is then rendered twice (see
+  /// `selectSQL`).
   var mayHaveAggregates: Bool {
-    let expressions: [SQLExpression] =
-      selection.compactMap { selection in
-        switch selection.impl {
-        case .expression(let expression), .aliased(let expression, _): return expression
-        default: return nil
-        }
-      } + filters.compactMap { if case .expression(let e) = $0 { return e } else { return nil } }
+    ownExpressions.contains { $0.holdsAggregate }
+  }
+
+  /// The expressions of the selection, conditions and ordering. A deferred
+  /// condition (`filter(key:)`, …) is built from the schema: it holds no
+  /// aggregate, nor SQL that depends on its table.
+  private var ownExpressions: [SQLExpression] {
+    selection.compactMap { selection in
+      switch selection.impl {
+      case .expression(let expression), .aliased(let expression, _): return expression
+      default: return nil
+      }
+    } + filters.compactMap { if case .expression(let e) = $0 { return e } else { return nil } }
       + havingFilters.compactMap { if case .expression(let e) = $0 { return e } else { return nil } }
       + ordering.compactMap { if case .expression(let e, _) = $0.impl { return e } else { return nil } }
-    return expressions.contains { $0.isDependent }
   }
 
   /// The number of columns the selection produces.
