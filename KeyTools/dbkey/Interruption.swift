@@ -21,6 +21,9 @@ enum Interruption {
     case idle
     case prompting(terminal: Int32)
     case working(OperationCancellation)
+    /// The change is made: a signal now can not undo it, and must not exit
+    /// with an "interrupted" status while dbkey prints what it did.
+    case completed
   }
 
   private struct State: Sendable {
@@ -74,16 +77,20 @@ enum Interruption {
   static func working<T>(_ body: (OperationCancellation) throws -> T) throws -> T {
     let cancellation = OperationCancellation()
     state.withLock { $0.phase = .working(cancellation) }
-    defer { state.withLock { $0.phase = .idle } }
     do {
       let result = try body(cancellation)
-      if let signal = state.withLock({ $0.signal }) {
+      let signal = state.withLock { state -> Int32? in
+        state.phase = .completed
+        return state.signal
+      }
+      if let signal {
         Output.error(
           "\(signalName(signal)) came once the change was made: it is complete",
           code: ExitCode.success.rawValue)
       }
       return result
     } catch {
+      state.withLock { $0.phase = .idle }
       // Only a cancellation is an interruption that changed nothing; any other
       // error says what it says (it may come after the commit point).
       guard let signal = state.withLock({ $0.signal }), isCancellation(error) else { throw error }
@@ -133,6 +140,9 @@ enum Interruption {
         guard state.signal == nil else { return (.ignore, false) }
         state.signal = signal
         return (.cancel(cancellation), false)
+      case .completed:
+        // dbkey finishes printing what it did, and exits with its success.
+        return (.ignore, false)
       }
     }
     switch action {
