@@ -144,12 +144,29 @@ final class OtherProcessesWatch: Sendable {
   /// On the monitor's thread: compares the fingerprint of the files with the
   /// last one, without any lock, and checks only if it changed.
   private func filesMayHaveChanged() {
-    let fingerprint = CommitFingerprint.read(databasePath: filePath)
+    // In the middle of a commit, the next event (the journal deleted,
+    // truncated or zeroed at its end) or re-check looks again.
+    guard let fingerprint = settledFingerprint() else { return }
     let changed = state.withLock { state -> Bool in
       defer { state.fingerprint = fingerprint }
       return state.fingerprint != fingerprint
     }
     if changed { scheduleCheck() }
+  }
+
+  /// The fingerprint of the files, or nil while a writer of a rollback-journal
+  /// database is writing them. Such a commit writes page 1 first, then grows
+  /// the file page after page: a fingerprint read in between differs both
+  /// from the one before and from the one after, and would count one commit
+  /// many times. As in ``LockFreeReader``, a read is kept only if no journal
+  /// was active and a second read finds the same bytes.
+  private func settledFingerprint() -> CommitFingerprint? {
+    let first = CommitFingerprint.read(databasePath: filePath)
+    // In WAL mode the fingerprint only says whether to ask data_version.
+    if isWAL { return first }
+    guard !CommitFingerprint.journalIsActive(databasePath: filePath) else { return nil }
+    let second = CommitFingerprint.read(databasePath: filePath)
+    return first == second ? second : nil
   }
 
   /// Makes the next wake-up check, whatever the fingerprint says.

@@ -86,3 +86,28 @@ struct RollbackJournalObservationTests {
     #expect(errors.value.isEmpty, "\(errors.value)")
   }
 }
+
+@Suite("Commits of another queue to a rollback-journal database, one change each")
+struct RollbackJournalCommitCountTests {
+  @Test("a commit that writes many pages is one change, not one per wake-up during its writes")
+  func multiPageCommitIsOneChange() async throws {
+    let queues = try TwoQueues(observesOtherProcesses: true)
+    let changes = Locked(0)
+    let cancellable = DatabaseRegionObservation(tracking: .fullDatabase).start(
+      in: queues.observed, onError: { _ in }, onChange: { _ in changes.withLock { $0 += 1 } })
+    defer { cancellable.cancel() }
+    try await queues.writer.write { db in try db.execute(sql: "CREATE TABLE blobs (b BLOB)") }
+    #expect(await eventually { changes.value == 1 })
+    for round in 2...12 {
+      // A megabyte: hundreds of pages that grow the file while page 1 is
+      // already rewritten, which a wake-up in the middle of the writes sees.
+      try await queues.writer.write { db in
+        try db.execute(sql: "INSERT INTO blobs VALUES (randomblob(1048576))")
+      }
+      #expect(await eventually { changes.value >= round })
+      // Long enough for every re-check of the monitor (2 and 8 ms) to run.
+      try await Task.sleep(for: .milliseconds(60))
+      #expect(changes.value == round, "round \(round)")
+    }
+  }
+}
