@@ -111,7 +111,8 @@ struct BenchKey: Sendable {
 struct BenchContext: Sendable {
   var rows = 100_000
   var rounds = 5
-  var lookups = 10_000
+  var lookups = 20_000
+  var requests = 10_000
   var commits = 1_000
   var memoryRows = 1_000_000
   var cacheSize: Int?
@@ -139,8 +140,10 @@ struct BenchContext: Sendable {
   }
 
   /// A raw connection with the same settings.
-  func rawConnection(_ path: String, key: BenchKey? = nil, readOnly: Bool = false) throws -> RawConnection {
-    try RawConnection(path: path, key: key ?? rawKey, readOnly: readOnly, cacheSize: cacheSize)
+  func rawConnection(_ path: String, key: BenchKey? = nil, readOnly: Bool = false, tight: Bool = false) throws
+    -> RawConnection
+  {
+    try RawConnection(path: path, key: key ?? rawKey, readOnly: readOnly, cacheSize: cacheSize, tight: tight)
   }
 
   /// Removes a database and its journal files.

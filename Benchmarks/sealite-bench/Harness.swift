@@ -39,22 +39,26 @@ struct Side {
   var round: () throws -> (milliseconds: Double, checksum: Int)
 }
 
-/// The times of both sides of a comparison.
+/// The times of the sides of a comparison.
 struct Comparison {
   var raw: [Double]
+  /// The tight C loop, when the workload has one.
+  var tight: [Double]?
   var sealite: [Double]
 }
 
-/// Runs a warm-up round, then `rounds` rounds of each side; odd rounds run
-/// Sealite first, even rounds the raw C API first. Throws if the checksums
-/// of the two sides ever differ.
-func compare(_ name: String, rounds: Int, raw: Side, sealite: Side) throws -> Comparison {
-  let times = try compare(name, rounds: rounds, sides: [raw, sealite])
+/// Runs a warm-up round, then `rounds` rounds of each side, each round
+/// starting with the next side in turn. Throws if the checksums of the sides
+/// ever differ.
+func compare(_ name: String, rounds: Int, raw: Side, tight: Side? = nil, sealite: Side) throws -> Comparison {
+  let times = try compare(name, rounds: rounds, sides: [raw] + (tight.map { [$0] } ?? []) + [sealite])
+  let comparison = Comparison(
+    raw: times[0], tight: tight == nil ? nil : times[1], sealite: times[times.count - 1])
   progress(
     String(
-      format: "  %@: raw %.1f ms, Sealite %.1f ms (medians of %d rounds)", name, medianOf(times[0]),
-      medianOf(times[1]), rounds))
-  return Comparison(raw: times[0], sealite: times[1])
+      format: "  %@: raw %.1f ms, tight %.1f ms, Sealite %.1f ms (medians of %d rounds)", name,
+      medianOf(comparison.raw), medianOf(comparison.tight ?? [.nan]), medianOf(comparison.sealite), rounds))
+  return comparison
 }
 
 /// For profiling: with SEALITE_BENCH_SIDE=raw or sealite, only the sides

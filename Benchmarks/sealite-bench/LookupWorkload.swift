@@ -1,10 +1,13 @@
-// Workload 6: --lookups primary-key lookups of random ids (the same sequence on
-// both sides, from a fixed seed) in one read transaction.
+// Small reads of random ids (the same sequence on all sides, from a fixed
+// seed) in one read transaction:
 //
-//   lookup  Item.fetchOne(db, key: id), through the query interface
+//   lookup    --lookups primary-key lookups, Item.fetchOne(db, key: id)      target ≤1.5×
+//   requests  --requests query-interface requests of 10 rows,                target ≤2×
+//             Item.filter(Column("id") > id).order(Column("id")).limit(10).fetchAll(db)
 //
 // The raw side prepares `SELECT id, name, score, flag FROM item WHERE id = ?`
-// once per round and binds, steps, reads and resets it for each id.
+// (or `… WHERE id > ? ORDER BY id LIMIT 10`) once per round and binds, steps,
+// reads and resets it for each id.
 
 import CSQLCipher
 import Foundation
@@ -29,7 +32,7 @@ enum LookupWorkload {
     let lookupSQL = selectItemsSQL + " WHERE id = ?"
     let rows = try FetchWorkloads.run(
       "lookup", "\(context.lookups) primary-key lookups, Item.fetchOne(db, key:)", context, path,
-      target: nil,
+      target: 1.5,
       raw: { connection in
         var checksum = Checksum()
         let statement = try connection.prepare(lookupSQL)
@@ -51,5 +54,42 @@ enum LookupWorkload {
         return checksum.value
       })
     return rows
+  }
+
+  static func requests(_ context: BenchContext, path: String) throws -> [ResultRow] {
+    var generator = SeededGenerator(state: 9)
+    let ids = (0..<context.requests).map { _ in Int.random(in: 0...context.rows, using: &generator) }
+    let requestSQL = selectItemsSQL + " WHERE id > ? ORDER BY id LIMIT 10"
+    return try FetchWorkloads.run(
+      "requests",
+      "\(context.requests) query-interface requests, filter + order + limit(10), Item.fetchAll", context,
+      path, target: 2,
+      raw: { connection in
+        var checksum = Checksum()
+        let statement = try connection.prepare(requestSQL)
+        for id in ids {
+          sqlite3_bind_int64(statement.handle, 1, Int64(id))
+          var items: [Item] = []
+          var code = sqlite3_step(statement.handle)
+          while code == SQLITE_ROW {
+            items.append(statement.item())
+            code = sqlite3_step(statement.handle)
+          }
+          guard code == SQLITE_DONE else { throw connection.error(code, requestSQL) }
+          sqlite3_reset(statement.handle)
+          for item in items { item.addTo(&checksum) }
+        }
+        return checksum.value
+      },
+      sealite: { db in
+        var checksum = Checksum()
+        let id = Column("id")
+        for value in ids {
+          for item in try Item.filter(id > value).order(id).limit(10).fetchAll(db) {
+            item.addTo(&checksum)
+          }
+        }
+        return checksum.value
+      })
   }
 }

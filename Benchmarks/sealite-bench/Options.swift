@@ -11,6 +11,11 @@ enum Workload: String, CaseIterable {
   case fetchAllRecords = "fetch-all-records"
   case cursorRecords = "cursor-records"
   case lookup
+  case requests
+  case upsert
+  case upsertAndFetch = "upsert-and-fetch"
+  case update
+  case save
   case openPool = "open-pool"
   case observationInProcess = "observation-in-process"
   case observationLatency = "observation-latency"
@@ -19,7 +24,8 @@ enum Workload: String, CaseIterable {
 
   /// Whether the workload reads the shared table of --rows items.
   var readsSharedTable: Bool {
-    [.cursorIndex, .cursorName, .fetchAllRows, .fetchAllRecords, .cursorRecords, .lookup].contains(self)
+    [.cursorIndex, .cursorName, .fetchAllRows, .fetchAllRecords, .cursorRecords, .lookup, .requests].contains(
+      self)
   }
 }
 
@@ -29,7 +35,8 @@ struct CommandLineOptions {
   var markdown = false
   var rows = 100_000
   var rounds = 11
-  var lookups = 10_000
+  var lookups = 20_000
+  var requests = 10_000
   var commits = 1_000
   var memoryRows = 1_000_000
   var cacheSize: Int?
@@ -46,7 +53,8 @@ struct CommandLineOptions {
     options:
       --rounds N        rounds after the warm-up round (default 11)
       --rows N          rows of the insert and fetch workloads (default 100000)
-      --lookups N       primary-key lookups (default 10000)
+      --lookups N       primary-key lookups (default 20000)
+      --requests N      small query-interface requests (default 10000)
       --commits N       commits of the observation workloads (default 1000)
       --memory-rows N   rows of the memory workload (default 1000000)
       --cache-size N    PRAGMA cache_size for both sides (Configuration.pageCacheSize;
@@ -75,6 +83,7 @@ struct CommandLineOptions {
       case "--rounds": options.rounds = try number(argument)
       case "--rows": options.rows = try number(argument)
       case "--lookups": options.lookups = try number(argument)
+      case "--requests": options.requests = try number(argument)
       case "--commits": options.commits = try number(argument)
       case "--memory-rows": options.memoryRows = try number(argument)
       case "--cache-size":

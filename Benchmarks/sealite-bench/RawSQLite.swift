@@ -14,6 +14,11 @@
 //   - PRAGMA foreign_keys = ON, PRAGMA temp_store = MEMORY (keyed connections),
 //     and PRAGMA cache_size = N when --cache-size is given (Configuration.pageCacheSize).
 //
+// The tight C loop is the same connection, with text bound and read by its
+// byte count, as a careful C programmer writes it: sqlite3_bind_text with the
+// UTF-8 length, and sqlite3_column_text + sqlite3_column_bytes into
+// String(decoding:as:) instead of String(cString:), which scans for the NUL.
+//
 // Sealite also installs an authorizer on every connection (it records what
 // statements read and write, for observation): that is Sealite's own work and
 // is not copied here.
@@ -26,8 +31,12 @@ let sqliteTransientDestructor = unsafeBitCast(Int(-1), to: sqlite3_destructor_ty
 /// A raw SQLite connection with Sealite's settings (see the top of this file).
 final class RawConnection {
   let handle: OpaquePointer
+  /// The tight C loop: text bound and read by its byte count.
+  let isTight: Bool
 
-  init(path: String, key: BenchKey, readOnly: Bool = false, cacheSize: Int? = nil) throws {
+  init(path: String, key: BenchKey, readOnly: Bool = false, cacheSize: Int? = nil, tight: Bool = false) throws
+  {
+    isTight = tight
     var connection: OpaquePointer?
     let flags =
       (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
@@ -81,7 +90,7 @@ final class RawConnection {
     var statement: OpaquePointer?
     let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
     guard code == SQLITE_OK, let statement else { throw error(code, sql) }
-    return RawStatement(handle: statement)
+    return RawStatement(handle: statement, isTight: isTight)
   }
 
   /// The single integer a query returns.
@@ -99,9 +108,12 @@ final class RawConnection {
 /// A prepared statement, finalized when released.
 final class RawStatement {
   let handle: OpaquePointer
+  /// Text bound and read by its byte count (the tight C loop).
+  let isTight: Bool
 
-  init(handle: OpaquePointer) {
+  init(handle: OpaquePointer, isTight: Bool) {
     self.handle = handle
+    self.isTight = isTight
   }
 
   deinit {
@@ -113,19 +125,49 @@ final class RawStatement {
   func item() -> Item {
     Item(
       id: Int(sqlite3_column_int64(handle, 0)),
-      name: String(cString: sqlite3_column_text(handle, 1)),
+      name: isTight ? text(1) : String(cString: sqlite3_column_text(handle, 1)),
       score: sqlite3_column_double(handle, 2),
       flag: Int(sqlite3_column_int64(handle, 3)))
   }
 
-  /// Binds an item to `INSERT INTO item (id, name, score, flag) VALUES (?, ?, ?, ?)`,
-  /// runs it and resets the statement.
+  /// The text of a column, read by its byte count.
   @inline(__always)
-  func insert(_ item: Item) throws {
+  func text(_ column: CInt) -> String {
+    let bytes = sqlite3_column_text(handle, column)
+    let count = Int(sqlite3_column_bytes(handle, column))
+    return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+  }
+
+  /// Binds an item to the four parameters of `INSERT INTO item (id, name,
+  /// score, flag) VALUES (?, ?, ?, ?)` (or of an upsert that starts so).
+  @inline(__always)
+  func bind(_ item: Item) {
     sqlite3_bind_int64(handle, 1, Int64(item.id))
-    sqlite3_bind_text(handle, 2, item.name, -1, sqliteTransientDestructor)
+    bindText(item.name, at: 2)
     sqlite3_bind_double(handle, 3, item.score)
     sqlite3_bind_int64(handle, 4, Int64(item.flag))
+  }
+
+  /// Binds a text parameter: by its byte count in the tight loop, as a C
+  /// string otherwise.
+  @inline(__always)
+  func bindText(_ text: String, at index: CInt) {
+    if isTight {
+      var text = text
+      text.withUTF8 { utf8 in
+        _ = sqlite3_bind_text(
+          handle, index, UnsafeRawPointer(utf8.baseAddress!).assumingMemoryBound(to: CChar.self),
+          CInt(utf8.count), sqliteTransientDestructor)
+      }
+    } else {
+      sqlite3_bind_text(handle, index, text, -1, sqliteTransientDestructor)
+    }
+  }
+
+  /// Binds an item, runs the statement and resets it.
+  @inline(__always)
+  func insert(_ item: Item) throws {
+    bind(item)
     let code = sqlite3_step(handle)
     sqlite3_reset(handle)
     guard code == SQLITE_DONE else { throw BenchError("insert failed with code \(code)") }

@@ -1,5 +1,6 @@
 // What a run measured: one row per measure, with the per-round values of each
-// side, the ratio Sealite / raw, and the target it is held to.
+// side, the ratios Sealite / raw and Sealite / tight C loop, and the target
+// it is held to (against the tight loop where the row has one).
 
 /// The values of one side of a row: one per round, and their median.
 struct Series: Codable {
@@ -35,15 +36,27 @@ struct ResultRow: Encodable {
   /// What the raw column measured, when it is not the same work done with the C API.
   var baseline: String?
   var raw: Series?
+  /// The tight C loop: the raw side with text bound and read by its byte
+  /// count (`sqlite3_column_bytes` + `String(decoding:as:)`).
+  var tight: Series?
   var sealite: Series?
   var target: Target?
   var note: String?
 
   /// Sealite's median over the raw median.
-  var ratio: Double? {
+  var rawRatio: Double? {
     guard let raw, let sealite, raw.median > 0 else { return nil }
     return sealite.median / raw.median
   }
+
+  /// Sealite's median over the tight loop's median.
+  var tightRatio: Double? {
+    guard let tight, let sealite, tight.median > 0 else { return nil }
+    return sealite.median / tight.median
+  }
+
+  /// The ratio the target holds: against the tight loop where there is one.
+  var ratio: Double? { tightRatio ?? rawRatio }
 
   /// Whether the target is met, or nil without a target.
   var passed: Bool? {
@@ -61,7 +74,8 @@ struct ResultRow: Encodable {
   ) -> ResultRow {
     ResultRow(
       workload: workload, measure: measure, unit: "ms", baseline: baseline, raw: Series(comparison.raw),
-      sealite: Series(comparison.sealite), target: target.map(Target.ratio), note: note)
+      tight: comparison.tight.map(Series.init), sealite: Series(comparison.sealite),
+      target: target.map(Target.ratio), note: note)
   }
 
   /// A value measured on Sealite alone.
@@ -75,7 +89,7 @@ struct ResultRow: Encodable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case workload, measure, unit, baseline, raw, sealite, target, note, ratio, passed
+    case workload, measure, unit, baseline, raw, tight, sealite, target, note, ratio, tightRatio, passed
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -85,8 +99,11 @@ struct ResultRow: Encodable {
     try container.encode(unit, forKey: .unit)
     try container.encodeIfPresent(baseline, forKey: .baseline)
     try container.encodeIfPresent(raw, forKey: .raw)
+    try container.encodeIfPresent(tight, forKey: .tight)
     try container.encodeIfPresent(sealite, forKey: .sealite)
-    try container.encodeIfPresent(ratio, forKey: .ratio)
+    // "ratio" stays Sealite / raw, as in the runs before the tight loop.
+    try container.encodeIfPresent(rawRatio, forKey: .ratio)
+    try container.encodeIfPresent(tightRatio, forKey: .tightRatio)
     try container.encodeIfPresent(target, forKey: .target)
     try container.encodeIfPresent(passed, forKey: .passed)
     try container.encodeIfPresent(note, forKey: .note)
@@ -94,13 +111,14 @@ struct ResultRow: Encodable {
 
   init(
     workload: String, measure: String, unit: String, baseline: String? = nil, raw: Series?,
-    sealite: Series?, target: Target?, note: String?
+    tight: Series? = nil, sealite: Series?, target: Target?, note: String?
   ) {
     self.workload = workload
     self.measure = measure
     self.unit = unit
     self.baseline = baseline
     self.raw = raw
+    self.tight = tight
     self.sealite = sealite
     self.target = target
     self.note = note

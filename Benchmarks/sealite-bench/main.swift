@@ -18,6 +18,7 @@ func runBenchmarks() throws {
   context.rows = options.rows
   context.rounds = options.rounds
   context.lookups = options.lookups
+  context.requests = options.requests
   context.commits = options.commits
   context.memoryRows = options.memoryRows
   context.cacheSize = options.cacheSize
@@ -43,6 +44,11 @@ func runBenchmarks() throws {
     case .fetchAllRecords: results += try FetchWorkloads.fetchAllRecords(context, path: table())
     case .cursorRecords: results += try FetchWorkloads.cursorRecords(context, path: table())
     case .lookup: results += try LookupWorkload.run(context, path: table())
+    case .requests: results += try LookupWorkload.requests(context, path: table())
+    case .upsert: results += try PersistenceWorkloads.upsert(context)
+    case .upsertAndFetch: results += try PersistenceWorkloads.upsertAndFetch(context)
+    case .update: results += try PersistenceWorkloads.update(context)
+    case .save: results += try PersistenceWorkloads.save(context)
     case .openPool: results += try OpenWorkload.run(context)
     case .observationInProcess: results += try ObservationLatency.inProcess(context)
     case .observationLatency: results += try ObservationLatency.crossProcess(context)

@@ -36,9 +36,4 @@ extension Database {
       """
     return try Bool.fetchOne(self, sql: sql, arguments: [tableName, tableName]) ?? false
   }
-
-  /// Whether `…AndFetch` methods can trust RETURNING for this table.
-  func canUseReturning(forTable tableName: String) throws -> Bool {
-    try SQLiteFeatures.linked.supports(.returning) && !tableHasTriggers(tableName)
-  }
 }

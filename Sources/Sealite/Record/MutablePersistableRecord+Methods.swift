@@ -126,7 +126,7 @@ extension MutablePersistableRecord {
 
   /// The names of the table's columns, as the schema spells them.
   func tableColumns(_ db: Database) throws -> Set<String> {
-    Set(try db.columns(in: Self.databaseTableName).map { $0.name })
+    try db.recordColumnNames(Self.databaseTableName)
   }
 
   func updateWithCallbacks(

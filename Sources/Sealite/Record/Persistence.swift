@@ -120,47 +120,58 @@ extension MutablePersistableRecord {
     onConflict: Database.ConflictResolution?,
     returning: [SQLSelection]? = nil
   ) throws -> Row? {
-    let key = try recordKey(db, container)
-    guard key.isComplete else {
-      throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key.dictionary)
+    let resolution = onConflict ?? Self.persistenceConflictPolicy.conflictResolutionForUpdate
+    let update = try updateStatement(db, container: container, columns: columns, resolution: resolution)
+    guard let values = update.values(from: container) else { throw try recordNotFound(db, container) }
+    guard let returning else {
+      try update.statement.executeBinding(values)
+      if db.changesCount == 0 { throw try recordNotFound(db, container) }
+      return nil
     }
-    let keyColumns = Set(key.values.map { $0.0.nameKey })
+    let context = SQLGenerationContext(db: db)
+    let sql =
+      update.statement.sql + " RETURNING "
+      + (try returning.map { try $0.sql(context) }.joined(separator: ", "))
+    // The SET and WHERE values, then those of the RETURNING clause.
+    var arguments = StatementArguments()
+    arguments.values = values
+    let returnedRow = try Row.fetchOne(
+      db.cachedStatement(sql: sql), arguments: arguments + (context.arguments ?? StatementArguments()))
+    guard let returnedRow else { throw try recordNotFound(db, container) }
+    return returnedRow
+  }
+
+  /// The UPDATE statement for these record columns, updated columns and
+  /// conflict resolution, remembered per connection until the schema changes.
+  private func updateStatement(
+    _ db: Database, container: PersistenceContainer, columns: Set<String>,
+    resolution: Database.ConflictResolution
+  ) throws -> RecordUpdateStatement {
+    let key = RecordUpdateKey(
+      table: Self.databaseTableName, recordColumns: container.columns, columns: columns,
+      resolution: resolution.rawValue)
+    let cache = db.state(for: RecordStatementCache.self)
+    if let cached = cache.updateStatements[key] { return cached }
+    let keyColumns = try db.recordPrimaryKey(Self.databaseTableName).columns
+    let keyNames = Set(keyColumns.map { $0.nameKey })
     let wanted = Set(columns.map { $0.nameKey })
-    let tableColumns = try db.columns(in: Self.databaseTableName).map { $0.name }
-    let containerColumns = Set(container.columns.map { $0.nameKey })
-    var updated = tableColumns.filter {
+    // In the table's order, as the schema spells them.
+    var updated = try db.columns(in: Self.databaseTableName).map { $0.name }.filter {
       let name = $0.nameKey
-      return wanted.contains(name) && containerColumns.contains(name) && !keyColumns.contains(name)
+      return wanted.contains(name) && container.index(of: $0) != nil && !keyNames.contains(name)
     }
     if updated.isEmpty {
-      updated = key.values.map { $0.0 }
+      updated = keyColumns
     }
-    let resolution = onConflict ?? Self.persistenceConflictPolicy.conflictResolutionForUpdate
     let table = Self.databaseTableName.quotedDatabaseIdentifier
-    var arguments: [DatabaseValue] = []
-    let assignments = updated.map { column -> String in
-      arguments.append(container.databaseValue(forColumn: column) ?? .null)
-      return "\(column.quotedDatabaseIdentifier) = ?"
-    }.joined(separator: ", ")
-    var sql =
-      "UPDATE \(resolution.orClause)\(table) SET \(assignments) WHERE \(key.whereClause(&arguments))"
-    var returnedRow: Row?
-    if let returning {
-      let context = SQLGenerationContext(db: db)
-      sql += " RETURNING " + (try returning.map { try $0.sql(context) }.joined(separator: ", "))
-      // The SET and WHERE values, then those of the RETURNING clause.
-      let allArguments = StatementArguments(arguments) + (context.arguments ?? StatementArguments())
-      returnedRow = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: allArguments)
-      if returnedRow == nil {
-        throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key.dictionary)
-      }
-    } else {
-      try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
-      if db.changesCount == 0 {
-        throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key.dictionary)
-      }
-    }
-    return returnedRow
+    let assignments = updated.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
+    let condition = keyColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
+    let sql = "UPDATE \(resolution.orClause)\(table) SET \(assignments) WHERE \(condition)"
+    let update = RecordUpdateStatement(
+      statement: try db.cachedStatement(sql: sql),
+      valueIndexes: (updated + keyColumns).map { container.index(of: $0) }, keyCount: keyColumns.count)
+    cache.updateStatements[key] = update
+    return update
   }
 }
 

@@ -1,18 +1,33 @@
 /// The statements Record builds once per connection and keeps until the
-/// schema changes: building the SQL of an INSERT or a primary-key lookup
-/// through the query interface costs more than running it.
+/// schema changes: building the SQL of an INSERT, UPDATE, upsert or
+/// primary-key lookup through the query interface costs more than running it,
+/// and so do the schema queries behind them.
 final class RecordStatementCache: ConnectionState {
   /// INSERT statements by table, columns and conflict resolution, with the
   /// table's primary key.
   var insertStatements: [RecordStatementKey: (statement: Statement, primaryKey: RecordPrimaryKey)] = [:]
+  /// UPDATE statements by table, record columns, updated columns and
+  /// conflict resolution.
+  var updateStatements: [RecordUpdateKey: RecordUpdateStatement] = [:]
+  /// Upsert statements by table, record columns, conflict target, strategy
+  /// and RETURNING clause.
+  var upsertStatements: [RecordUpsertKey: RecordUpsertStatement] = [:]
   /// The SQL of primary-key lookups by record type.
   var primaryKeyLookups: [ObjectIdentifier: PrimaryKeyLookupSQL] = [:]
+  /// The names of each table's columns, as the schema spells them.
+  var columnNames: [String: Set<String>] = [:]
+  /// Whether each table has triggers (RETURNING misses what they write).
+  var hasTriggers: [String: Bool] = [:]
 
   static func make(for db: Database) -> RecordStatementCache { RecordStatementCache() }
 
   func schemaDidChange() {
     insertStatements.removeAll()
+    updateStatements.removeAll()
+    upsertStatements.removeAll()
     primaryKeyLookups.removeAll()
+    columnNames.removeAll()
+    hasTriggers.removeAll()
   }
 }
 
@@ -30,5 +45,107 @@ struct RecordStatementKey: Hashable {
     hasher.combine(table)
     hasher.combine(columns.count)
     hasher.combine(resolution)
+  }
+}
+
+/// Identifies a record UPDATE statement.
+struct RecordUpdateKey: Hashable {
+  let table: String
+  /// The columns the record encodes, in its order.
+  let recordColumns: [String]
+  /// The columns to update. `update(db)` passes the cached set of the
+  /// table's columns, which compares equal by identity at once.
+  let columns: Set<String>
+  let resolution: String
+
+  // As RecordStatementKey: counts, not names, in the hash.
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(table)
+    hasher.combine(recordColumns.count)
+    hasher.combine(columns.count)
+    hasher.combine(resolution)
+  }
+}
+
+/// An UPDATE of a record's row, with where each parameter's value is in the
+/// record's persistence container.
+struct RecordUpdateStatement {
+  let statement: Statement
+  /// For each parameter, in order (the SET values, then the key's), the
+  /// index of its value in the container; nil for a key column the record
+  /// does not encode.
+  let valueIndexes: [Int?]
+  /// How many of the last parameters are the primary key's.
+  let keyCount: Int
+
+  /// The values to bind, or nil when the record's key is incomplete (a key
+  /// column missing or NULL): no row can match it.
+  func values(from container: PersistenceContainer) -> [DatabaseValue]? {
+    var values: [DatabaseValue] = []
+    values.reserveCapacity(valueIndexes.count)
+    let firstKey = valueIndexes.count - keyCount
+    for (parameter, index) in valueIndexes.enumerated() {
+      guard let index else { return nil }
+      let value = container.values[index]
+      if parameter >= firstKey && value.isNull { return nil }
+      values.append(value)
+    }
+    return values
+  }
+}
+
+/// Identifies an upsert statement.
+struct RecordUpsertKey: Hashable {
+  let table: String
+  let columns: [String]
+  let conflictTarget: [String]
+  let strategy: UpsertUpdateStrategy
+  /// The RETURNING clause's selection, as SQL ("" for none).
+  let returning: String
+
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(table)
+    hasher.combine(columns.count)
+    hasher.combine(conflictTarget.count)
+    hasher.combine(strategy)
+    hasher.combine(returning)
+  }
+}
+
+/// An `INSERT … ON CONFLICT … DO UPDATE … RETURNING` statement: its
+/// parameters are the record's values, in its order, then the values the
+/// RETURNING clause binds.
+struct RecordUpsertStatement {
+  let statement: Statement
+  let primaryKey: RecordPrimaryKey
+  let returningArguments: [DatabaseValue]
+  /// Whether RETURNING ends with the rowid (not for WITHOUT ROWID tables).
+  let returnsRowID: Bool
+}
+
+extension Database {
+  /// The names of the table's columns, as the schema spells them, read once
+  /// per connection until the schema changes.
+  func recordColumnNames(_ tableName: String) throws -> Set<String> {
+    let cache = state(for: RecordStatementCache.self)
+    if let names = cache.columnNames[tableName] { return names }
+    let names = Set(try columns(in: tableName).map { $0.name })
+    cache.columnNames[tableName] = names
+    return names
+  }
+
+  /// Whether the table has triggers, read once per connection until the
+  /// schema changes.
+  func recordTableHasTriggers(_ tableName: String) throws -> Bool {
+    let cache = state(for: RecordStatementCache.self)
+    if let hasTriggers = cache.hasTriggers[tableName] { return hasTriggers }
+    let hasTriggers = try tableHasTriggers(tableName)
+    cache.hasTriggers[tableName] = hasTriggers
+    return hasTriggers
+  }
+
+  /// Whether `…AndFetch` methods can trust RETURNING for this table.
+  func canUseReturning(forTable tableName: String) throws -> Bool {
+    try SQLiteFeatures.linked.supports(.returning) && !recordTableHasTriggers(tableName)
   }
 }

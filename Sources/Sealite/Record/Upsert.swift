@@ -87,36 +87,101 @@ extension MutablePersistableRecord {
     return row
   }
 
-  /// The upsert statements, without callbacks, in one savepoint.
+  /// The upsert statements, without callbacks: one statement where SQLite has
+  /// RETURNING (atomic by itself), several in one savepoint otherwise.
   private func upsertAction(_ db: Database, plan: UpsertPlan, selection: [any SQLSelectable]) throws
     -> InsertOutcome
   {
-    var result: (InsertionSuccess, Row)?
-    try db.inSavepoint {
-      let container = try persistenceContainer()
-      if SQLiteFeatures.linked.supports(.returning) {
-        result = try nativeUpsert(db, container: container, plan: plan, selection: selection)
-        if let (success, _) = result, try db.tableHasTriggers(Self.databaseTableName) {
-          // RETURNING misses what AFTER triggers wrote: read the row again.
-          let row = try Self.refetch(
-            db, success: success, selection: selection.isEmpty ? [AllColumns()] : selection)
-          if let row { result = (success, row) }
-        }
-      } else {
-        result = try emulatedUpsert(db, container: container, plan: plan, selection: selection)
+    let container = try persistenceContainer()
+    var result: (InsertionSuccess, Row)
+    if SQLiteFeatures.linked.supports(.returning) {
+      result = try nativeUpsert(db, container: container, plan: plan, selection: selection)
+      if try db.recordTableHasTriggers(Self.databaseTableName) {
+        // RETURNING misses what AFTER triggers wrote: read the row again.
+        let row = try Self.refetch(
+          db, success: result.0, selection: selection.isEmpty ? [AllColumns()] : selection)
+        if let row { result.1 = row }
       }
-      return .commit
+    } else {
+      var emulated: (InsertionSuccess, Row)?
+      try db.inSavepoint {
+        emulated = try emulatedUpsert(db, container: container, plan: plan, selection: selection)
+        return .commit
+      }
+      guard let emulated else {
+        throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upserted row could not be read back")
+      }
+      result = emulated
     }
-    guard let (success, row) = result else {
-      throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upserted row could not be read back")
-    }
-    return InsertOutcome(success: success, row: row, ignored: false)
+    return InsertOutcome(success: result.0, row: result.1, ignored: false)
   }
 
-  /// `INSERT … ON CONFLICT … DO UPDATE … RETURning` (SQLite 3.35+).
+  /// `INSERT … ON CONFLICT … DO UPDATE … RETURNING` (SQLite 3.35+).
   private func nativeUpsert(
     _ db: Database, container: PersistenceContainer, plan: UpsertPlan, selection: [any SQLSelectable]
   ) throws -> (InsertionSuccess, Row) {
+    let upsert = try upsertStatement(db, container: container, plan: plan, selection: selection)
+    var arguments = StatementArguments()
+    arguments.values = container.values + upsert.returningArguments
+    let primaryKey = upsert.primaryKey
+    var row = Row()
+    var rowID: Int64
+    if selection.isEmpty && upsert.returnsRowID {
+      // `upsert(_:)`: only the rowid comes back.
+      guard let returned = try Int64.fetchOne(upsert.statement, arguments: arguments) else {
+        throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
+      }
+      rowID = returned
+    } else {
+      guard let fullRow = try Row.fetchOne(upsert.statement, arguments: arguments) else {
+        throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
+      }
+      row = fullRow
+      if upsert.returnsRowID {
+        rowID = try fullRow.decode(Int64.self, atIndex: fullRow.count - 1)
+        row = Row(
+          layout: RowLayout(names: Array(fullRow.columnNames.dropLast()), isFetched: true),
+          values: ContiguousArray(fullRow.databaseValues.dropLast()))
+      } else {
+        rowID = Self.integerKey(primaryKey, container) ?? db.lastInsertedRowID
+      }
+    }
+    var inserted = container
+    if let rowIDColumn = primaryKey.rowIDColumn {
+      let value = DatabaseValue(storage: .int64(rowID))
+      // A record that gave its id already holds it: no copy of the container.
+      if !(container.databaseValue(forColumn: rowIDColumn)?.isIdentical(to: value) ?? false) {
+        inserted.set(value, forColumn: rowIDColumn)
+      }
+    }
+    return (
+      InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: inserted), row
+    )
+  }
+
+  /// The upsert statement for these columns, conflict target, strategy and
+  /// selection. Without `doUpdate` assignments (which bind values of their
+  /// own), remembered per connection until the schema changes.
+  private func upsertStatement(
+    _ db: Database, container: PersistenceContainer, plan: UpsertPlan, selection: [any SQLSelectable]
+  ) throws -> RecordUpsertStatement {
+    var returning = ""
+    var returningArguments: [DatabaseValue] = []
+    if !selection.isEmpty {
+      let context = SQLGenerationContext(db: db)
+      returning = try selection.map { try $0.sqlSelection.sql(context) }.joined(separator: ", ")
+      returningArguments = context.arguments?.values ?? []
+    }
+    let key = RecordUpsertKey(
+      table: Self.databaseTableName, columns: container.columns, conflictTarget: plan.conflictTarget,
+      strategy: plan.strategy, returning: returning)
+    let isCacheable = plan.userAssignments.isEmpty
+    let cache = db.state(for: RecordStatementCache.self)
+    if isCacheable, let cached = cache.upsertStatements[key] {
+      return RecordUpsertStatement(
+        statement: cached.statement, primaryKey: cached.primaryKey, returningArguments: returningArguments,
+        returnsRowID: cached.returnsRowID)
+    }
     let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
     let context = SQLGenerationContext(db: db)
     let table = Self.databaseTableName.quotedDatabaseIdentifier
@@ -125,10 +190,8 @@ extension MutablePersistableRecord {
       sql += " DEFAULT VALUES"
     } else {
       sql += " (\(container.columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))"
-      let placeholders = container.columns.map { column in
-        context.append(container.databaseValue(forColumn: column) ?? .null)
-      }
-      sql += " VALUES (\(placeholders.joined(separator: ", ")))"
+      let placeholders = Array(repeating: "?", count: container.columns.count).joined(separator: ", ")
+      sql += " VALUES (\(placeholders))"
     }
     sql += " ON CONFLICT"
     if !plan.conflictTarget.isEmpty {
@@ -143,32 +206,19 @@ extension MutablePersistableRecord {
       assignments = [ColumnAssignment(columnName: column, value: SQLExpression(.column(column, alias: nil)))]
     }
     sql += " DO UPDATE SET " + (try assignments.map { try $0.sql(context) }.joined(separator: ", "))
-    var returning = selection.isEmpty ? [] : try selection.map { try $0.sqlSelection.sql(context) }
-    let hasRowID = !primaryKey.isWithoutRowID
-    if hasRowID { returning.append("\"rowid\"") }
-    if returning.isEmpty { returning = ["1"] }
-    sql += " RETURNING " + returning.joined(separator: ", ")
-    guard let fullRow = try Row.fetchOne(db, sql: sql, arguments: context.arguments ?? StatementArguments())
-    else {
-      throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
-    }
-    var row = fullRow
-    var rowID: Int64
-    if hasRowID {
-      rowID = try fullRow.decode(Int64.self, atIndex: fullRow.count - 1)
-      row = Row(
-        layout: RowLayout(names: Array(fullRow.columnNames.dropLast()), isFetched: true),
-        values: ContiguousArray(fullRow.databaseValues.dropLast()))
-    } else {
-      rowID = Self.integerKey(primaryKey, container) ?? db.lastInsertedRowID
-    }
-    var inserted = container
-    if let rowIDColumn = primaryKey.rowIDColumn {
-      inserted.set(DatabaseValue(storage: .int64(rowID)), forColumn: rowIDColumn)
-    }
-    return (
-      InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: inserted), row
-    )
+    // The values of the assignments come after the record's, before those of
+    // RETURNING.
+    let assignmentArguments = context.arguments?.values ?? []
+    var returned = returning.isEmpty ? [] : [returning]
+    let returnsRowID = !primaryKey.isWithoutRowID
+    if returnsRowID { returned.append("\"rowid\"") }
+    if returned.isEmpty { returned = ["1"] }
+    sql += " RETURNING " + returned.joined(separator: ", ")
+    let upsert = RecordUpsertStatement(
+      statement: try db.cachedStatement(sql: sql), primaryKey: primaryKey,
+      returningArguments: assignmentArguments + returningArguments, returnsRowID: returnsRowID)
+    if isCacheable { cache.upsertStatements[key] = upsert }
+    return upsert
   }
 
   /// Finds the row the insert would conflict with, then updates it or inserts:

@@ -1,0 +1,166 @@
+// Writing records over rows that exist: --rows items already in the table
+// (written untimed with the C API, once per side), written again each round,
+// in one write transaction (BEGIN IMMEDIATE … COMMIT on the raw side).
+//
+//   upsert            record.upsert(db)                       target ≤1.5×
+//   upsert-and-fetch  record.upsertAndFetch(db)               target ≤1.5×
+//   update            record.update(db)                       target ≤1.5×
+//   save              record.save(db)                         target ≤1.5×
+//
+// The raw side prepares the one statement a careful C programmer writes for
+// the work once per round, and binds, steps and resets it for each item:
+// `INSERT … ON CONFLICT DO UPDATE SET … RETURNING rowid` for the upserts
+// (reading the returned row into an Item for upsert-and-fetch), and
+// `UPDATE item SET name = ?, score = ?, flag = ? WHERE id = ?` for update and
+// save; the tight C loop binds the text by its byte count. On SQLite before
+// 3.35 (the legacy build: no UPSERT, no RETURNING)
+// Sealite emulates the upsert; that row then has no raw side and no target.
+
+import CSQLCipher
+import Foundation
+import Sealite
+
+enum PersistenceWorkloads {
+  static let upsertSQL =
+    insertItemSQL
+    + " ON CONFLICT DO UPDATE SET name = excluded.name, score = excluded.score, flag = excluded.flag"
+  static let updateSQL = "UPDATE item SET name = ?, score = ?, flag = ? WHERE id = ?"
+
+  /// The items written each round: the stored ones, with other values.
+  static func items(_ context: BenchContext) -> [Item] {
+    Item.make(count: context.rows).map { item in
+      var item = item
+      item.name += "-again"
+      item.score += 1
+      return item
+    }
+  }
+
+  static func upsert(_ context: BenchContext) throws -> [ResultRow] {
+    let items = items(context)
+    return try run(
+      "upsert", "upsert \(context.rows) Codable records over existing rows (record.upsert)", context,
+      raw: { connection in
+        let statement = try connection.prepare(upsertSQL + " RETURNING rowid")
+        for item in items {
+          statement.bind(item)
+          guard sqlite3_step(statement.handle) == SQLITE_ROW else { throw connection.error(0, upsertSQL) }
+          _ = sqlite3_column_int64(statement.handle, 0)
+          sqlite3_reset(statement.handle)
+        }
+        return 0
+      },
+      sealite: { db in
+        for item in items { try item.upsert(db) }
+        return 0
+      })
+  }
+
+  static func upsertAndFetch(_ context: BenchContext) throws -> [ResultRow] {
+    let items = items(context)
+    return try run(
+      "upsert-and-fetch", "upsertAndFetch \(context.rows) Codable records over existing rows", context,
+      raw: { connection in
+        let statement = try connection.prepare(upsertSQL + " RETURNING id, name, score, flag")
+        var checksum = Checksum()
+        for item in items {
+          statement.bind(item)
+          guard sqlite3_step(statement.handle) == SQLITE_ROW else { throw connection.error(0, upsertSQL) }
+          statement.item().addTo(&checksum)
+          sqlite3_reset(statement.handle)
+        }
+        return checksum.value
+      },
+      sealite: { db in
+        var checksum = Checksum()
+        for item in items { try item.upsertAndFetch(db).addTo(&checksum) }
+        return checksum.value
+      })
+  }
+
+  static func update(_ context: BenchContext) throws -> [ResultRow] {
+    let items = items(context)
+    return try run(
+      "update", "update \(context.rows) Codable records (record.update)", context,
+      raw: { connection in try rawUpdate(connection, items) },
+      sealite: { db in
+        for item in items { try item.update(db) }
+        return 0
+      })
+  }
+
+  static func save(_ context: BenchContext) throws -> [ResultRow] {
+    let items = items(context)
+    return try run(
+      "save", "save \(context.rows) Codable records over existing rows (record.save)", context,
+      raw: { connection in try rawUpdate(connection, items) },
+      sealite: { db in
+        for item in items { try item.save(db) }
+        return 0
+      })
+  }
+
+  private static func rawUpdate(_ connection: RawConnection, _ items: [Item]) throws -> Int {
+    let statement = try connection.prepare(updateSQL)
+    for item in items {
+      statement.bindText(item.name, at: 1)
+      sqlite3_bind_double(statement.handle, 2, item.score)
+      sqlite3_bind_int64(statement.handle, 3, Int64(item.flag))
+      sqlite3_bind_int64(statement.handle, 4, Int64(item.id))
+      let code = sqlite3_step(statement.handle)
+      sqlite3_reset(statement.handle)
+      guard code == SQLITE_DONE, sqlite3_changes(connection.handle) == 1 else {
+        throw connection.error(code, updateSQL)
+      }
+    }
+    return 0
+  }
+
+  private static func run(
+    _ workload: String, _ measure: String, _ context: BenchContext,
+    raw: @escaping (RawConnection) throws -> Int, sealite: @escaping (Database) throws -> Int
+  ) throws -> [ResultRow] {
+    let rawPath = try context.populatedDatabase("\(workload)-raw", count: context.rows)
+    let sealitePath = try context.populatedDatabase("\(workload)-sealite", count: context.rows)
+    defer {
+      context.remove(rawPath)
+      context.remove(sealitePath)
+    }
+    let dbQueue = try DatabaseQueue(path: sealitePath, configuration: context.configuration())
+    defer { try? dbQueue.close() }
+    guard SQLiteFeatures.linked.supports(.returning) else {
+      // The emulated upsert: measured, with nothing to compare it with.
+      var times: [Double] = []
+      for round in 0...context.rounds {
+        let milliseconds = try timed { _ = try dbQueue.write(sealite) }
+        if round > 0 { times.append(milliseconds) }
+      }
+      return [.value(workload, measure + ", emulated (SQLite before 3.35)", unit: "ms", times)]
+    }
+    let tightPath = try context.populatedDatabase("\(workload)-tight", count: context.rows)
+    defer { context.remove(tightPath) }
+    func side(_ name: String, _ path: String, tight: Bool) throws -> Side {
+      let connection = try context.rawConnection(path, tight: tight)
+      return Side(name: name) {
+        var checksum = 0
+        let milliseconds = try timed {
+          try connection.execute("BEGIN IMMEDIATE TRANSACTION")
+          checksum = try raw(connection)
+          try connection.execute("COMMIT TRANSACTION")
+        }
+        return (milliseconds, checksum &+ (try InsertWorkloads.contentChecksum(context, path)))
+      }
+    }
+    let comparison = try compare(
+      workload, rounds: context.rounds, raw: side("raw", rawPath, tight: false),
+      tight: side("tight", tightPath, tight: true),
+      sealite: Side(name: "Sealite") {
+        var checksum = 0
+        let milliseconds = try timed {
+          checksum = try dbQueue.write(sealite)
+        }
+        return (milliseconds, checksum &+ (try InsertWorkloads.contentChecksum(context, sealitePath)))
+      })
+    return [.comparison(workload, measure, comparison, target: 1.5, baseline: "one prepared statement")]
+  }
+}
