@@ -85,7 +85,7 @@ extension MutablePersistableRecord {
   ) throws -> (Statement, RecordPrimaryKey, StatementArguments) {
     let key = RecordStatementKey(
       table: Self.databaseTableName, columns: columns, resolution: resolution.rawValue)
-    let cache = db.state(for: RecordStatementCache.self)
+    let cache = db.recordStatements
     if returning == nil, let cached = cache.insertStatements[key] {
       return (cached.statement, cached.primaryKey, StatementArguments())
     }
@@ -150,7 +150,7 @@ extension MutablePersistableRecord {
     let key = RecordUpdateKey(
       table: Self.databaseTableName, recordColumns: container.columns, columns: columns,
       resolution: resolution.rawValue)
-    let cache = db.state(for: RecordStatementCache.self)
+    let cache = db.recordStatements
     if let cached = cache.updateStatements[key] { return cached }
     let keyColumns = try db.recordPrimaryKey(Self.databaseTableName).columns
     let keyNames = Set(keyColumns.map { $0.nameKey })

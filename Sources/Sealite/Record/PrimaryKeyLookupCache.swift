@@ -19,7 +19,7 @@ final class PrimaryKeyLookupSQL {
 extension FetchableRecord where Self: TableRecord {
   /// `fetchOne(db, key:)` through the SQL remembered for this record type.
   static func fetchOneByPrimaryKey(_ db: Database, value: DatabaseValue) throws -> Self? {
-    let cache = db.state(for: RecordStatementCache.self)
+    let cache = db.recordStatements
     let type = ObjectIdentifier(Self.self)
     let lookup: PrimaryKeyLookupSQL
     if let cached = cache.primaryKeyLookups[type] {

@@ -124,10 +124,20 @@ struct RecordUpsertStatement {
 }
 
 extension Database {
+  /// The connection's record statements, valid for the schema of this
+  /// access: another connection may have changed the schema since the last
+  /// one, and a cached statement looked up before the first statement runs
+  /// would otherwise carry facts of the old schema (a trigger unseen, another
+  /// primary key).
+  var recordStatements: RecordStatementCache {
+    validateSchemaFacts()
+    return state(for: RecordStatementCache.self)
+  }
+
   /// The names of the table's columns, as the schema spells them, read once
   /// per connection until the schema changes.
   func recordColumnNames(_ tableName: String) throws -> Set<String> {
-    let cache = state(for: RecordStatementCache.self)
+    let cache = recordStatements
     if let names = cache.columnNames[tableName] { return names }
     let names = Set(try columns(in: tableName).map { $0.name })
     cache.columnNames[tableName] = names
@@ -137,7 +147,7 @@ extension Database {
   /// Whether the table has triggers, read once per connection until the
   /// schema changes.
   func recordTableHasTriggers(_ tableName: String) throws -> Bool {
-    let cache = state(for: RecordStatementCache.self)
+    let cache = recordStatements
     if let hasTriggers = cache.hasTriggers[tableName] { return hasTriggers }
     let hasTriggers = try tableHasTriggers(tableName)
     cache.hasTriggers[tableName] = hasTriggers

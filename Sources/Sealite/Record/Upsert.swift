@@ -176,7 +176,7 @@ extension MutablePersistableRecord {
       table: Self.databaseTableName, columns: container.columns, conflictTarget: plan.conflictTarget,
       strategy: plan.strategy, returning: returning)
     let isCacheable = plan.userAssignments.isEmpty
-    let cache = db.state(for: RecordStatementCache.self)
+    let cache = db.recordStatements
     if isCacheable, let cached = cache.upsertStatements[key] {
       return RecordUpsertStatement(
         statement: cached.statement, primaryKey: cached.primaryKey, returningArguments: returningArguments,

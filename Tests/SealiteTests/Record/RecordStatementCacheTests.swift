@@ -1,0 +1,116 @@
+import Foundation
+import Sealite
+import Testing
+
+// Upsert, update and save build their statements once per connection and
+// forget them when the schema changes: these tests show both halves (one
+// statement per call, no schema query, no savepoint; and a trigger, a new
+// primary key or a new column seen at once).
+
+private struct Counter: Codable, FetchableRecord, PersistableRecord, Equatable {
+  var id: Int64
+  var name: String
+  var hits: Int
+}
+
+private func makeCounterTable(_ db: Database) throws {
+  try db.execute(sql: "CREATE TABLE counter (id INTEGER PRIMARY KEY, name TEXT NOT NULL, hits INTEGER NOT NULL)")
+}
+
+@Suite("Record statements built once per connection, and forgotten on schema changes")
+struct RecordStatementCacheTests {
+  @Test(
+    "a repeated upsert, update or save runs only its own statement: no schema query, no savepoint",
+    arguments: [false, true])
+  func oneStatementPerCall(pool: Bool) throws {
+    let directory = TemporaryDirectory()
+    let writer: any DatabaseWriter =
+      pool
+      ? try DatabasePool(path: directory.path(), configuration: rawKeyConfiguration())
+      : try DatabaseQueue(path: directory.path(), configuration: rawKeyConfiguration())
+    try writer.write { db in
+      try makeCounterTable(db)
+      // The first calls build the statements and read the schema.
+      try Counter(id: 1, name: "a", hits: 0).upsert(db)
+      try Counter(id: 1, name: "a", hits: 1).update(db)
+      try Counter(id: 1, name: "a", hits: 2).save(db)
+      _ = try Counter(id: 1, name: "a", hits: 3).upsertAndFetch(db)
+      let upsert = try capturedSQL(db) { try Counter(id: 1, name: "b", hits: 4).upsert(db) }
+      let update = try capturedSQL(db) { try Counter(id: 1, name: "c", hits: 5).update(db) }
+      let save = try capturedSQL(db) { try Counter(id: 1, name: "d", hits: 6).save(db) }
+      let fetch = try capturedSQL(db) { _ = try Counter(id: 1, name: "e", hits: 7).upsertAndFetch(db) }
+      if SQLiteFeatures.linked.supports(.returning) {
+        #expect(upsert.count == 1 && upsert[0].hasPrefix("INSERT INTO \"counter\""), "\(upsert)")
+        #expect(upsert.first?.contains("ON CONFLICT DO UPDATE SET") == true, "\(upsert)")
+        #expect(fetch.count == 1 && fetch[0].contains("RETURNING"), "\(fetch)")
+      } else {
+        // The emulation: a lookup, then the update, in a savepoint.
+        #expect(upsert.contains { $0.hasPrefix("SAVEPOINT") }, "\(upsert)")
+      }
+      #expect(update == ["UPDATE \"counter\" SET \"name\" = ?, \"hits\" = ? WHERE \"id\" = ?"])
+      #expect(save == update)
+      let stored = try Counter.fetchOne(db, key: 1)
+      #expect(stored == Counter(id: 1, name: "e", hits: 7))
+    }
+  }
+
+  @Test("a trigger created after the first upsertAndFetch is seen by the next: the row it wrote comes back")
+  func triggerAfterFirstUpsert() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in
+      try makeCounterTable(db)
+      #expect(try Counter(id: 1, name: "a", hits: 1).upsertAndFetch(db) == Counter(id: 1, name: "a", hits: 1))
+      try db.execute(
+        sql: """
+          CREATE TRIGGER count_more AFTER UPDATE OF name ON counter
+          BEGIN UPDATE counter SET hits = hits + 100 WHERE id = NEW.id; END
+          """)
+      // RETURNING reports the row before the trigger ran: the row is read again.
+      #expect(try Counter(id: 1, name: "b", hits: 2).upsertAndFetch(db) == Counter(id: 1, name: "b", hits: 102))
+      #expect(try Counter.fetchOne(db, key: 1) == Counter(id: 1, name: "b", hits: 102))
+    }
+  }
+
+  @Test("a table made again with another primary key: update and upsert find rows by the new key")
+  func tableRecreated() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in
+      try makeCounterTable(db)
+      try Counter(id: 1, name: "a", hits: 1).insert(db)
+      try Counter(id: 1, name: "a", hits: 2).update(db)
+      try Counter(id: 1, name: "a", hits: 3).upsert(db)
+      try db.execute(sql: "DROP TABLE counter")
+      try db.execute(
+        sql: "CREATE TABLE counter (id INTEGER NOT NULL, name TEXT PRIMARY KEY, hits INTEGER NOT NULL)")
+      try Counter(id: 7, name: "a", hits: 1).insert(db)
+      // The key is now the name: the id is a column like any other.
+      try Counter(id: 8, name: "a", hits: 2).update(db)
+      #expect(try Counter.fetchAll(db) == [Counter(id: 8, name: "a", hits: 2)])
+      try Counter(id: 9, name: "a", hits: 3).upsert(db)
+      #expect(try Counter.fetchAll(db) == [Counter(id: 9, name: "a", hits: 3)])
+      #expect(throws: RecordError.self) { try Counter(id: 9, name: "missing", hits: 0).update(db) }
+    }
+  }
+
+  @Test("a trigger created by another connection is seen by the next upsertAndFetch of a pool's writer")
+  func triggerFromAnotherConnection() throws {
+    guard SQLiteFeatures.linked.supports(.returning) else { return }
+    let directory = TemporaryDirectory()
+    let pool = try DatabasePool(path: directory.path(), configuration: rawKeyConfiguration())
+    try pool.write { db in
+      try makeCounterTable(db)
+      _ = try Counter(id: 1, name: "a", hits: 1).upsertAndFetch(db)
+    }
+    let other = try DatabaseQueue(path: directory.path(), configuration: rawKeyConfiguration())
+    try other.write { db in
+      try db.execute(
+        sql: """
+          CREATE TRIGGER count_more AFTER UPDATE OF name ON counter
+          BEGIN UPDATE counter SET hits = hits + 100 WHERE id = NEW.id; END
+          """)
+    }
+    try other.close()
+    let fetched = try pool.write { db in try Counter(id: 1, name: "b", hits: 2).upsertAndFetch(db) }
+    #expect(fetched == Counter(id: 1, name: "b", hits: 102))
+  }
+}
