@@ -14,7 +14,8 @@ private struct Counter: Codable, FetchableRecord, PersistableRecord, Equatable {
 }
 
 private func makeCounterTable(_ db: Database) throws {
-  try db.execute(sql: "CREATE TABLE counter (id INTEGER PRIMARY KEY, name TEXT NOT NULL, hits INTEGER NOT NULL)")
+  try db.execute(
+    sql: "CREATE TABLE counter (id INTEGER PRIMARY KEY, name TEXT NOT NULL, hits INTEGER NOT NULL)")
 }
 
 @Suite("Record statements built once per connection, and forgotten on schema changes")
@@ -66,7 +67,8 @@ struct RecordStatementCacheTests {
           BEGIN UPDATE counter SET hits = hits + 100 WHERE id = NEW.id; END
           """)
       // RETURNING reports the row before the trigger ran: the row is read again.
-      #expect(try Counter(id: 1, name: "b", hits: 2).upsertAndFetch(db) == Counter(id: 1, name: "b", hits: 102))
+      #expect(
+        try Counter(id: 1, name: "b", hits: 2).upsertAndFetch(db) == Counter(id: 1, name: "b", hits: 102))
       #expect(try Counter.fetchOne(db, key: 1) == Counter(id: 1, name: "b", hits: 102))
     }
   }
