@@ -55,8 +55,16 @@ let package = Package(
       name: "sealite-stress", dependencies: ["Sealite", "SealiteKeyring"], path: "Tools/sealite-stress"),
     .executableTarget(
       name: "sealite-bench", dependencies: ["Sealite", "CSQLCipher"], path: "Benchmarks/sealite-bench"),
+    // Counts every heap allocation of the process that links it (it defines malloc):
+    // only sealite-allocations does.
+    .target(name: "CAllocationCounter", path: "Tools/CAllocationCounter"),
+    // Allocations per operation of fixed workloads, for the allocation tests.
+    .executableTarget(
+      name: "sealite-allocations", dependencies: ["Sealite", "CAllocationCounter"],
+      path: "Tools/sealite-allocations"),
     .testTarget(
-      name: "SealiteTests", dependencies: ["Sealite", "sealite-watch", "dbkey", "sealite-stress"],
+      name: "SealiteTests",
+      dependencies: ["Sealite", "sealite-watch", "dbkey", "sealite-stress", "sealite-allocations"],
       path: "Tests/SealiteTests"),
     .testTarget(
       name: "SealiteKeyringTests",

@@ -49,9 +49,11 @@ public final class DatabasePool: DatabaseWriter {
     do {
       var keyed = configuration
       keyed.rekeyedKey = derivedKey ?? configuration.rekeyedKey
+      keyed.derivesPassphraseForReaders = true
       writer = try SerializedDatabase(
         path: path, configuration: keyed, readOnly: configuration.readonly, label: "\(label).writer")
       configuration = keyed
+      configuration.derivesPassphraseForReaders = false
     } catch let error as DatabaseError where derivedKey != nil && error.resultCode == .SQLITE_NOTADB {
       // Settings the derivation does not know (or a wrong passphrase, which
       // SQLCipher's own derivation now reports as usual).
@@ -59,8 +61,9 @@ public final class DatabasePool: DatabaseWriter {
         path: path, configuration: configuration, readOnly: configuration.readonly, label: "\(label).writer")
     }
     if derivedKey == nil, let derived = try writer.sync({ db in try KeyDerivation.pooledKey(from: db) }) {
-      // The writer derived the key itself (a new file, a passphrase given in
-      // prepareDatabase): its readers use the same key, derived once more here.
+      // The writer was keyed with a passphrase in prepareDatabase: its readers
+      // use the key it derived before its first read, or, for a new file (no
+      // salt before the writer made it), the same key derived once more here.
       configuration.rekeyedKey = derived
     }
     if !configuration.readonly {

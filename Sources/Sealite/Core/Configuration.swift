@@ -183,6 +183,9 @@ public struct Configuration: Sendable {
   /// The key set by a key change: it wins over ``key`` and over keys given in
   /// ``prepareDatabase(_:)``, so that connections opened later use it.
   var rekeyedKey: DatabaseKey?
+  /// True for a pool's writer: a passphrase given in `prepareDatabase` is
+  /// derived by Sealite, once, and the key shared with the pool's readers.
+  var derivesPassphraseForReaders = false
 
   /// Whether a ``DatabasePool`` keeps its reader connections open when it
   /// releases memory. Default false: ``DatabasePool/releaseMemory()`` closes

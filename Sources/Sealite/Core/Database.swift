@@ -219,6 +219,23 @@ public final class Database {
     validateSchemaFacts()
   }
 
+  /// Skips the schema check for the rest of the current access. A connection
+  /// being set up has no statement or fact to forget, and its first page read
+  /// must wait for its key to be settled (reading `schema_version` reads page
+  /// 1, which makes SQLCipher derive a passphrase's key).
+  func skipSchemaValidationInThisAccess() {
+    statementCacheIsValidated = true
+  }
+
+  /// Whether the connection read any page of the database file from disk.
+  var hasReadPages: Bool {
+    guard let sqliteConnection else { return false }
+    var current: CInt = 0
+    var highwater: CInt = 0
+    sqlite3_db_status(sqliteConnection, SQLITE_DBSTATUS_CACHE_MISS, &current, &highwater, 0)
+    return current > 0
+  }
+
   /// Forgets the statements and schema facts compiled for another schema
   /// version than the current one, once per access (see ``schemaDidChange()``).
   func validateSchemaFacts() {

@@ -29,7 +29,9 @@ extension Database {
       throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "SQLCipher refused the key")
     }
     isKeyed = true
-    state(for: KeyingState.self).passphraseInUse = key.kind == .passphrase ? key : nil
+    let keying = state(for: KeyingState.self)
+    keying.passphraseInUse = key.kind == .passphrase ? key : nil
+    keying.isKeyedWithRawKey = key.kind != .passphrase
     // SQLCipher 4 logs decryption failures to stderr once a codec is active. A
     // library must not print: failures reach the caller as thrown errors. (The
     // level is process-wide and reset when SQLCipher activates, hence here.)

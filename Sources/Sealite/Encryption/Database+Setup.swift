@@ -7,6 +7,8 @@ extension Database {
   /// connection settings.
   func setUp() throws {
     try withAccess { db in
+      // The first page read is validateFileAccess, once the key is settled.
+      db.skipSchemaValidationInThisAccess()
       try db.applyBusyMode()
       if db.isReadOnlyConnection, case .immediateError = configuration.busyMode {
         // A reader's first read may meet a lock that another connection holds
@@ -22,6 +24,7 @@ extension Database {
       for preparation in configuration.preparations {
         try preparation(db)
       }
+      if configuration.derivesPassphraseForReaders { db.keyWithDerivedPassphrase() }
       // SQLite reads an empty file as an empty database, which a read-only
       // connection can never turn into a real one.
       if db.isReadOnlyConnection, Database.isZeroLengthFile(db.path) {

@@ -1,4 +1,5 @@
 import CCrypto
+import CSQLCipher
 import Foundation
 
 /// SQLCipher's key derivation, done by Sealite: PBKDF2 over a passphrase and
@@ -29,12 +30,17 @@ enum KeyDerivation {
     }
   }
 
+  /// How many derivations Sealite ran for each salt (each file has its
+  /// own): what the tests count.
+  static let derivationsBySalt = Locked<[Data: Int]>([:])
+
   /// The 32-byte key PBKDF2 derives from `passphrase` and `salt`.
   static func derive(
     passphrase: DatabaseKey, salt: Data, iterations: Int, algorithm: Algorithm,
     into output: UnsafeMutableRawBufferPointer
   ) -> Bool {
     guard passphrase.kind == .passphrase, salt.count == 16, iterations > 0 else { return false }
+    derivationsBySalt.withLock { $0[salt, default: 0] += 1 }
     let digest: OpaquePointer? =
       switch algorithm {
       case .sha1: EVP_sha1()
@@ -108,6 +114,11 @@ extension KeyDerivation {
     guard let keying = db.existingState(for: KeyingState.self), let passphrase = keying.passphraseInUse
     else { return nil }
     keying.passphraseInUse = nil
+    if let derived = keying.derivedKey {
+      // Derived once already, before the writer's first read.
+      keying.derivedKey = nil
+      return derived
+    }
     guard let salt = fileSalt(db.path),
       let iterations = try db.integerPragma("kdf_iter")
     else { return nil }
@@ -119,5 +130,73 @@ extension KeyDerivation {
         == true
     else { return nil }
     return key
+  }
+}
+
+extension Database {
+  /// On a pool's writer keyed with a passphrase in `prepareDatabase` (GRDB's
+  /// way, `db.usePassphrase`), before its first read: derives the key here,
+  /// with the file's salt and the settings the connection has now (`PRAGMA
+  /// cipher_settings`, which lists what `prepareDatabase` chose), and keys the
+  /// connection again with that raw key and salt. SQLCipher then derives
+  /// nothing, and the readers get the same key: one derivation for the pool,
+  /// not one for the writer and one more for its readers.
+  ///
+  /// Keying again starts SQLCipher's codec from its defaults, so the settings
+  /// are applied again. Nothing changes when the file has no salt yet (a new
+  /// file), when SQLCipher can not list its settings (SQLCipher 3), or when
+  /// the derived key does not open the file (settings this can not see): the
+  /// passphrase stays, and the pool derives its readers' key afterwards.
+  func keyWithDerivedPassphrase() {
+    // Keying again once pages were read (a prepareDatabase that reads) would
+    // leave SQLCipher's codec out of step with the pages it holds.
+    guard let keying = existingState(for: KeyingState.self), let passphrase = keying.passphraseInUse,
+      !hasReadPages, let salt = KeyDerivation.fileSalt(path), let connection = sqliteConnection
+    else { return }
+    let settings = Self.cipherSettings(connection)
+    guard !settings.isEmpty else { return }
+    var iterations: Int?
+    var algorithm: KeyDerivation.Algorithm?
+    for line in settings {
+      // "PRAGMA kdf_iter = 256000;"
+      let parts = line.dropFirst("PRAGMA ".count).split(separator: "=", maxSplits: 1).map {
+        $0.trimmingCharacters(in: CharacterSet(charactersIn: " ;"))
+      }
+      guard parts.count == 2 else { continue }
+      if parts[0] == "kdf_iter" { iterations = Int(parts[1]) }
+      if parts[0] == "cipher_kdf_algorithm" { algorithm = KeyDerivation.Algorithm(rawValue: parts[1]) }
+    }
+    guard let iterations, let algorithm,
+      let key = KeyDerivation.rawKey(
+        for: passphrase, salt: salt, iterations: iterations, algorithm: algorithm),
+      (try? Database.keyOpensFile(atPath: path, key: key, cipherPragmas: settings)) == true
+    else { return }
+    let code = key.withSQLCipherKeyBytes { bytes in
+      sqlite3_key_v2(connection, "main", bytes.baseAddress, CInt(bytes.count))
+    }
+    guard code == SQLITE_OK else { return }
+    sqlite3_exec(connection, "PRAGMA cipher_log_level = NONE", nil, nil, nil)
+    for line in settings {
+      sqlite3_exec(connection, line, nil, nil, nil)
+    }
+    keying.derivedKey = key
+    keying.isKeyedWithRawKey = true
+  }
+
+  /// `PRAGMA cipher_settings` (SQLCipher 4: the settings of the connection's
+  /// codec, as pragmas), read with the C API: no page is read, nothing is
+  /// cached or traced. Empty where SQLCipher has no such pragma.
+  private static func cipherSettings(_ connection: SQLiteConnection) -> [String] {
+    var statement: SQLiteStatement?
+    guard sqlite3_prepare_v2(connection, "PRAGMA cipher_settings", -1, &statement, nil) == SQLITE_OK,
+      let statement
+    else { return [] }
+    defer { sqlite3_finalize(statement) }
+    var settings: [String] = []
+    while sqlite3_step(statement) == SQLITE_ROW {
+      guard let text = sqlite3_column_text(statement, 0) else { continue }
+      settings.append(String(cString: text))
+    }
+    return settings
   }
 }

@@ -4,6 +4,12 @@ final class KeyingState: ConnectionState {
   /// `usePassphrase` in `prepareDatabase`): a pool derives the key from it
   /// once for its readers, then forgets it.
   var passphraseInUse: DatabaseKey?
+  /// The raw key derived from ``passphraseInUse`` that keys this connection
+  /// instead (see `keyWithDerivedPassphrase()`), for a pool's readers.
+  var derivedKey: DatabaseKey?
+  /// True once the connection is keyed with a raw key, which SQLCipher uses
+  /// without any derivation.
+  var isKeyedWithRawKey = false
   /// Told of every key change on this connection, so that a pool keys the
   /// connections it opens afterwards with the new key (GRDB's way to rekey a
   /// pool: `db.changePassphrase` in a barrier, then `invalidateReadOnlyConnections()`).
@@ -13,6 +19,7 @@ final class KeyingState: ConnectionState {
 
   func connectionWillClose() {
     passphraseInUse = nil
+    derivedKey = nil
     keyChangeObserver = nil
   }
 }

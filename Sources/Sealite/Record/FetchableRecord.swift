@@ -82,19 +82,24 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
   private let rows: RowCursor
   private let decode: (Row) throws -> Record
 
+  /// A cursor over the rows of `statement`, decoded by `decoder` if given:
+  /// a decoder made by ``decoder()`` for the same statement, kept from an
+  /// earlier cursor, knows its columns already.
   init(
     statement: Statement, arguments: StatementArguments? = nil, adapter: (@Sendable (Row) -> Row)? = nil,
-    restriction: RowIDRestriction? = nil
+    restriction: RowIDRestriction? = nil, decoder: ((Row) throws -> Record)? = nil
   ) throws {
     self.statement = statement
     rows = try RowCursor(
       statement: statement, arguments: arguments, adapter: adapter, restriction: restriction)
-    decode = RecordCursor.decoder()
+    decode = decoder ?? RecordCursor.decoder()
   }
 
-  private static func decoder() -> (Row) throws -> Record {
+  /// A closure that decodes records from the rows of one statement; it
+  /// remembers which column each coding key reads.
+  static func decoder(reuse: RecordDecoderReuse = RecordDecoderReuse()) -> (Row) throws -> Record {
     if let decodable = Record.self as? any (FetchableRecord & Decodable).Type {
-      return decodable.makeDecoder(as: Record.self)
+      return decodable.makeDecoder(as: Record.self, reuse: reuse)
     }
     return { row in try Record(row: row) }
   }
@@ -108,9 +113,10 @@ extension FetchableRecord where Self: Decodable {
   /// A closure that decodes `Record` (which is `Self`) from the rows of one
   /// cursor: the existential is opened once per cursor, and each row is decoded
   /// with a reused decoder, without boxing the record in an existential.
-  static func makeDecoder<Record>(as recordType: Record.Type) -> (Row) throws -> Record {
+  static func makeDecoder<Record>(as recordType: Record.Type, reuse: RecordDecoderReuse) -> (Row) throws
+    -> Record
+  {
     assert(Self.self == Record.self, "the bit cast of a decoded record is an identity")
-    let reuse = RecordDecoderReuse()
     return { row in
       let record = try reuse.decoder(for: row, recordType: Self.self)._withUnsafeGuaranteedRef {
         try Self(from: $0)

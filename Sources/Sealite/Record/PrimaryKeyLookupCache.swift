@@ -10,9 +10,29 @@ final class PrimaryKeyLookupSQL {
   /// primary key is not the rowid.
   let rowIDTable: String?
 
+  /// The statement of the last lookup, and the decoder of its rows (a
+  /// `RecordDecoderBox` of the record type): a lookup with the same statement
+  /// reuses it, and resolves no column name again. The statement is kept, so
+  /// that another statement (after the statement cache let this one go) is
+  /// never taken for it.
+  var statement: Statement?
+  var decoder: AnyObject?
+
   init(sql: String?, rowIDTable: String?) {
     self.sql = sql
     self.rowIDTable = rowIDTable
+  }
+}
+
+/// A record decoder, kept in a ``PrimaryKeyLookupSQL`` whose type is erased.
+final class RecordDecoderBox<Record: FetchableRecord> {
+  let reuse: RecordDecoderReuse
+  let decode: (Row) throws -> Record
+
+  init() {
+    let reuse = RecordDecoderReuse()
+    self.reuse = reuse
+    decode = RecordCursor<Record>.decoder(reuse: reuse)
   }
 }
 
@@ -38,7 +58,19 @@ extension FetchableRecord where Self: TableRecord {
     if let table = lookup.rowIDTable, case .int64(let rowID) = value.storage {
       restriction = RowIDRestriction(table: table, rowIDs: [rowID])
     }
-    return try RecordCursor<Self>(statement: statement, restriction: restriction).next()
+    let box: RecordDecoderBox<Self>
+    if lookup.statement === statement, let decoder = lookup.decoder {
+      // The lookup is keyed by this record type: the box is of this type.
+      box = unsafeDowncast(decoder, to: RecordDecoderBox<Self>.self)
+    } else {
+      box = RecordDecoderBox()
+      lookup.statement = statement
+      lookup.decoder = box
+    }
+    // The row read keeps its cursor, and the cursor its statement busy: the
+    // decoder lets it go once the record is decoded.
+    defer { box.reuse.forgetRow() }
+    return try RecordCursor<Self>(statement: statement, restriction: restriction, decoder: box.decode).next()
   }
 
   /// The SQL the query interface builds for a lookup of `value`, if `value` is

@@ -119,4 +119,35 @@ struct PoolKeyDerivationTests {
         try String.fetchOne(db, sql: "SELECT x FROM t")
       } == "derived")
   }
+
+  @Test(
+    "a passphrase given in prepareDatabase is derived once for the whole pool, by Sealite, before the writer reads",
+    arguments: ["default settings", "compatibility 3"])
+  func prepareDatabaseDerivesOnce(setting: String) throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    var config = Configuration()
+    config.prepareDatabase { db in
+      try db.usePassphrase("pool passphrase")
+      if setting == "compatibility 3" { try db.execute(sql: "PRAGMA cipher_compatibility = 3") }
+    }
+    config.maximumReaderCount = 8
+    try Self.makeDatabase(path, config)
+    let salt = try #require(KeyDerivation.fileSalt(path))
+    let pool = try DatabasePool(path: path, configuration: config)
+    #expect(try readAtOnce(pool, count: 8) == Array(repeating: "derived", count: 8))
+    let writerIsRaw = try pool.write { db in db.existingState(for: KeyingState.self)?.isKeyedWithRawKey }
+    let readerIsRaw = try pool.read { db in db.existingState(for: KeyingState.self)?.isKeyedWithRawKey }
+    try pool.close()
+    // SQLCipher derives with a passphrase only: every connection has the raw key.
+    #expect(writerIsRaw == true)
+    #expect(readerIsRaw == true)
+    #expect(KeyDerivation.derivationsBySalt.value[salt] == 1)
+    // The file still opens with the passphrase, and the settings were kept.
+    let queue = try DatabaseQueue(path: path, configuration: config)
+    #expect(try queue.read { db in try String.fetchOne(db, sql: "SELECT x FROM t") } == "derived")
+    if setting == "compatibility 3" {
+      #expect(try queue.read { db in try db.integerPragma("cipher_page_size") } == 1024)
+    }
+  }
 }

@@ -1,0 +1,64 @@
+import Foundation
+import Sealite
+import Testing
+
+// Speed regressions caught without timing anything: the heap allocations of
+// fixed workloads, counted by the sealite-allocations tool (which replaces
+// malloc in its own process only), against limits per operation. Each limit
+// is the count measured when it was set (debug build, as `make test` builds),
+// and a change that allocates more fails here. Where the count is above what
+// the issue aims at, the limit says what it is today and the comment says why.
+
+/// The tool, built next to the test bundle.
+private var allocationsToolPath: String {
+  URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("sealite-allocations").path
+}
+
+/// A workload of the tool and its most allocations per operation.
+struct AllocationLimit: CustomTestStringConvertible, Sendable {
+  var workload: String
+  var maximum: Double
+  var testDescription: String { "\(workload) ≤ \(maximum)" }
+}
+
+@Suite("Allocations per operation stay within their measured limits")
+struct AllocationCountTests {
+  // The counts include SQLite's own allocations inside sqlite3_step (about two
+  // per inserted row: its pages and the copy of a text bound with
+  // SQLITE_TRANSIENT) and those of the caller's code: the array literal of
+  // `statement.execute(arguments: [id, "name", 0.5])` is one per row.
+  static let limits: [AllocationLimit] = [
+    // A row cursor step allocates nothing: the row is a view of the statement.
+    AllocationLimit(workload: "row-cursor-step", maximum: 0),
+    // Row.fetchAll: one row object per row (its values are copied into it),
+    // plus the array's growth, a reallocation each time its capacity doubles.
+    AllocationLimit(workload: "row-fetch-all", maximum: 1.01),
+    // A record decoded from a row allocates nothing of its own (Item's string
+    // is small enough to be stored inline); what is left is SQLite's.
+    AllocationLimit(workload: "record-fetch-all", maximum: 0.05),
+    AllocationLimit(workload: "record-cursor-step", maximum: 0.05),
+    // Item.fetchOne(db, key:): the cursor, its row, the decoder, the argument.
+    AllocationLimit(workload: "primary-key-lookup", maximum: 16),
+    AllocationLimit(workload: "statement-insert", maximum: 4.01),
+    // record.insert: the persistence container and its two arrays, the
+    // Encoder's containers and boxed values (Codable), and SQLite's.
+    AllocationLimit(workload: "record-insert", maximum: 16.01),
+    AllocationLimit(workload: "record-update", maximum: 21.12),
+    AllocationLimit(workload: "record-upsert", maximum: 43.16),
+  ]
+
+  // SQLite's own allocations differ from version to version: the limits are
+  // those of the primary leg (SQLCipher 4.6.1, SQLite 3.46.1).
+  @Test(
+    "each workload allocates no more per operation than its limit",
+    .enabled(if: SQLiteFeatures.linked.sqliteVersion == "3.46.1"), arguments: limits)
+  func withinLimit(_ limit: AllocationLimit) async throws {
+    let result = try await runProcess(allocationsToolPath, [limit.workload])
+    #expect(result.status == 0, "\(result.stderr)")
+    let fields = result.stdout.split(separator: " ")
+    let measured = try #require(
+      fields.count == 2 ? Double(fields[1].trimmingCharacters(in: .whitespacesAndNewlines)) : nil)
+    #expect(measured <= limit.maximum, "\(limit.workload): \(measured) allocations per operation")
+  }
+}

@@ -1,0 +1,19 @@
+#ifndef SEALITE_ALLOCATION_COUNTER_H
+#define SEALITE_ALLOCATION_COUNTER_H
+
+// Counts the heap allocations of the process that links this library: it
+// defines malloc, calloc, realloc and free, which take the place of the C
+// library's for every caller in the process (Swift's runtime included), and
+// forwards them to glibc's own (__libc_malloc and friends). Only the
+// sealite-allocations tool links it.
+
+#include <stdint.h>
+
+/// 1 when allocations are counted; 0 in a build under a sanitizer, which
+/// replaces malloc itself.
+int sealite_allocation_counting_is_available(void);
+
+/// The number of allocations (malloc, calloc, and realloc of a new block) so far.
+uint64_t sealite_allocation_count(void);
+
+#endif

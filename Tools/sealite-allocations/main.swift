@@ -1,0 +1,156 @@
+// sealite-allocations: counts the heap allocations of fixed workloads, per
+// operation, for the allocation tests (Tests/SealiteTests/Performance).
+// Timing assertions are flaky on shared machines; allocation counts are not.
+//
+//   sealite-allocations WORKLOAD…   (no workload: all of them)
+//
+// Prints one line per workload: `NAME PER-OPERATION`; in a build under a
+// sanitizer (which replaces malloc itself) it prints nothing and exits 3. Each workload runs
+// twice, with 1,000 and 3,000 operations, inside one transaction of an
+// encrypted database, after a warm-up run; the count per operation is the
+// difference of the two counts over the 2,000 extra operations, so that what
+// a run costs once (the cursor, the transaction, a statement compiled) is
+// not counted.
+
+import CAllocationCounter
+import Foundation
+import Sealite
+
+struct Item: Codable, FetchableRecord, PersistableRecord {
+  static let databaseTableName = "item"
+  var id: Int
+  var name: String
+  var score: Double
+}
+
+/// A workload: `count` operations on `db`, starting from `offset` (ids of the
+/// rows written).
+struct Workload {
+  var name: String
+  var writes: Bool
+  var run: (_ db: Database, _ offset: Int, _ count: Int) throws -> Void
+}
+
+let tableRows = 10_000
+
+let workloads: [Workload] = [
+  Workload(name: "row-cursor-step", writes: false) { db, _, count in
+    let cursor = try Row.fetchCursor(db, sql: "SELECT id, name, score FROM item LIMIT ?", arguments: [count])
+    var total = 0
+    while let row = try cursor.next() {
+      let id: Int = row[0]
+      let name: String = row[1]
+      let score: Double = row[2]
+      total &+= id &+ name.utf8.count &+ Int(score)
+    }
+    precondition(total != 0)
+  },
+  Workload(name: "row-fetch-all", writes: false) { db, _, count in
+    let rows = try Row.fetchAll(db, sql: "SELECT id, name, score FROM item LIMIT ?", arguments: [count])
+    precondition(rows.count == count)
+  },
+  Workload(name: "record-fetch-all", writes: false) { db, _, count in
+    let items = try Item.limit(count).fetchAll(db)
+    precondition(items.count == count)
+  },
+  Workload(name: "record-cursor-step", writes: false) { db, _, count in
+    let cursor = try Item.limit(count).fetchCursor(db)
+    var total = 0
+    while let item = try cursor.next() { total &+= item.id }
+    precondition(total != 0)
+  },
+  Workload(name: "primary-key-lookup", writes: false) { db, _, count in
+    for id in 1...count {
+      guard try Item.fetchOne(db, key: id) != nil else { preconditionFailure("no item \(id)") }
+    }
+  },
+  Workload(name: "statement-insert", writes: true) { db, offset, count in
+    let statement = try db.makeStatement(sql: "INSERT INTO item (id, name, score) VALUES (?, ?, ?)")
+    for id in offset..<(offset + count) {
+      try statement.execute(arguments: [id, "name", 0.5])
+    }
+  },
+  Workload(name: "record-insert", writes: true) { db, offset, count in
+    for id in offset..<(offset + count) {
+      try Item(id: id, name: "name", score: 0.5).insert(db)
+    }
+  },
+  Workload(name: "record-update", writes: false) { db, _, count in
+    for id in 1...count {
+      try Item(id: id, name: "renamed", score: 1.5).update(db)
+    }
+  },
+  Workload(name: "record-upsert", writes: false) { db, _, count in
+    for id in 1...count {
+      try Item(id: id, name: "upserted", score: 2.5).upsert(db)
+    }
+  },
+]
+
+/// The allocations of `body`.
+func allocations(_ body: () throws -> Void) rethrows -> UInt64 {
+  let before = sealite_allocation_count()
+  try body()
+  return sealite_allocation_count() &- before
+}
+
+func measure(_ workload: Workload, _ dbQueue: DatabaseQueue) throws -> Double {
+  // Inserts write new ids, above the table's rows; the other workloads
+  // read or overwrite rows 1…count.
+  var offset = tableRows + 1
+  func counted(_ count: Int) throws -> UInt64 {
+    try dbQueue.write { db in
+      defer { offset += count }
+      return try allocations { try workload.run(db, offset, count) }
+    }
+  }
+  _ = try counted(1_000)
+  let small = try counted(1_000)
+  let large = try counted(3_000)
+  return (Double(large) - Double(small)) / 2_000
+}
+
+@MainActor func main() throws {
+  guard sealite_allocation_counting_is_available() == 1 else {
+    FileHandle.standardError.write(Data("sealite-allocations: a sanitizer replaces malloc here\n".utf8))
+    exit(3)
+  }
+  let names = Array(CommandLine.arguments.dropFirst())
+  let chosen =
+    names.isEmpty
+    ? workloads
+    : try names.map { name in
+      guard let workload = workloads.first(where: { $0.name == name }) else {
+        throw DatabaseError(message: "unknown workload \(name)")
+      }
+      return workload
+    }
+  let directory = FileManager.default.temporaryDirectory
+    .appendingPathComponent("sealite-allocations-\(UUID().uuidString.prefix(8))")
+  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: directory) }
+  var configuration = Configuration()
+  configuration.key = try .raw(Data(repeating: 0x42, count: 32))
+  for workload in chosen {
+    let path = directory.appendingPathComponent("\(workload.name).sqlite").path
+    let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
+    try dbQueue.write { db in
+      try db.execute(
+        sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score REAL NOT NULL)")
+      let statement = try db.makeStatement(sql: "INSERT INTO item (id, name, score) VALUES (?, ?, ?)")
+      for id in 1...tableRows {
+        try statement.execute(arguments: [id, "name-\(id)", Double(id) / 4])
+      }
+    }
+    let perOperation = try measure(workload, dbQueue)
+    print("\(workload.name) \(perOperation)")
+    try dbQueue.close()
+  }
+}
+
+do {
+  try main()
+} catch {
+  FileHandle.standardError.write(Data("sealite-allocations: \(error)\n".utf8))
+  exit(1)
+}
