@@ -69,6 +69,9 @@ struct BenchKey: Sendable {
     }
   }
 
+  /// A passphrase's bytes, for `db.usePassphrase(_:)`.
+  var passphraseData: Data { Data(bytes) }
+
   /// The key bytes as 64 hex digits (raw keys), for the helper processes'
   /// standard input. Never printed.
   var hex: String {
