@@ -3,7 +3,11 @@ extension Database {
 
   /// True if the table exists (in the main or temp schema, or in `schemaName`).
   public func tableExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
-    try schemaObjectExists(type: "table", name: name, in: schemaName)
+    // Remembered until the schema changes: a request's filters ask for each
+    // fetch (to tell observations which rowids it reads).
+    try cachedSchemaFact(\.tableExistence, name, in: schemaName) {
+      try schemaObjectExists(type: "table", name: name, in: schemaName)
+    }
   }
 
   /// True if the view exists (in the main or temp schema, or in `schemaName`).

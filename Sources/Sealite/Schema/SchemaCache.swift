@@ -12,12 +12,15 @@ final class SchemaCache: ConnectionState {
   var foreignKeys: [String: [ForeignKeyInfo]] = [:]
   /// The name of a table as the schema spells it; nil for no such table.
   var canonicalTableNames: [String: String?] = [:]
+  /// Whether a table of that name exists (main or temp schema).
+  var tableExistence: [String: Bool] = [:]
 
   static func make(for db: Database) -> SchemaCache { SchemaCache() }
 
   func schemaDidChange() {
     columns.removeAll()
     primaryKeys.removeAll()
+    tableExistence.removeAll()
     indexes.removeAll()
     foreignKeys.removeAll()
     canonicalTableNames.removeAll()

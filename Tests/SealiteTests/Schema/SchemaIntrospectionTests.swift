@@ -191,4 +191,31 @@ struct SchemaIntrospectionTests {
       #expect(error.message?.hasSuffix("in [id:7 artistId:42]") == true)
     }
   }
+
+  @Test(
+    "tableExists is remembered until the schema changes: tables created, dropped and rolled back, here or by another connection, are seen at once"
+  )
+  func tableExistsFollowsTheSchema() throws {
+    let directory = TemporaryDirectory()
+    let pool = try DatabasePool(path: directory.path(), configuration: rawKeyConfiguration())
+    try pool.write { db in
+      #expect(try !db.tableExists("t"))
+      try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY)")
+      #expect(try db.tableExists("t"))
+    }
+    try pool.writeWithoutTransaction { db in
+      try db.execute(sql: "BEGIN; DROP TABLE t")
+      #expect(try !db.tableExists("t"))
+      try db.execute(sql: "ROLLBACK")
+      #expect(try db.tableExists("t"))
+    }
+    let other = try DatabaseQueue(path: directory.path(), configuration: rawKeyConfiguration())
+    try other.write { db in try db.execute(sql: "DROP TABLE t; CREATE TEMP TABLE u (x)") }
+    #expect(try pool.write { db in try db.tableExists("t") } == false)
+    #expect(try pool.read { db in try db.tableExists("t") } == false)
+    // A temporary table belongs to the connection that made it.
+    #expect(try other.read { db in try db.tableExists("u") })
+    #expect(try pool.write { db in try db.tableExists("u") } == false)
+    try other.close()
+  }
 }
