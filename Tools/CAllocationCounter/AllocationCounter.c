@@ -17,7 +17,6 @@
 #ifdef SEALITE_SANITIZED
 
 int sealite_allocation_counting_is_available(void) { return 0; }
-int sealite_allocation_counting_is_available(void) { return 1; }
 
 uint64_t sealite_allocation_count(void) { return 0; }
 

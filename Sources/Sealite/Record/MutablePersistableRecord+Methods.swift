@@ -153,9 +153,9 @@ extension MutablePersistableRecord {
   /// The UPDATE, without callbacks; with a selection, the stored row too.
   func updateAction(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>,
-    selection: [any SQLSelectable]?
+    selection: [any SQLSelectable]?, encoded: PersistenceContainer? = nil
   ) throws -> UpdateOutcome {
-    let container = try persistenceContainer()
+    let container = try encoded ?? persistenceContainer()
     let success = PersistenceSuccess(persistenceContainer: container)
     guard let selection else {
       _ = try performUpdate(db, container: container, columns: columns, onConflict: conflictResolution)
@@ -228,13 +228,19 @@ extension MutablePersistableRecord {
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
     selection: [any SQLSelectable]?
   ) throws -> SaveOutcome {
-    let key = try recordKey(db, persistenceContainer())
+    let container = try persistenceContainer()
+    let key = try recordKey(db, container)
     if key.values.contains(where: { $0.1.map { !$0.isNull } ?? false }) {
       let columns = try tableColumns(db)
+      // The update callbacks of a value type can not change it (they are not
+      // mutating): its columns are those just encoded. A class may change
+      // itself in willUpdate or aroundUpdate, and is encoded again.
+      let encoded = Self.self is AnyClass ? nil : container
       do {
         return SaveOutcome(
           try withUpdateCallbacks(db, columns: columns) {
-            try updateAction(db, onConflict: conflictResolution, columns: columns, selection: selection)
+            try updateAction(
+              db, onConflict: conflictResolution, columns: columns, selection: selection, encoded: encoded)
           })
       } catch RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key.dictionary) {
         // No row has the key: insert.

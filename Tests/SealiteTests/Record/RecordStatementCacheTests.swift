@@ -115,4 +115,37 @@ struct RecordStatementCacheTests {
     let fetched = try pool.write { db in try Counter(id: 1, name: "b", hits: 2).upsertAndFetch(db) }
     #expect(fetched == Counter(id: 1, name: "b", hits: 102))
   }
+
+  @Test("save encodes a struct once, and a class again after its willUpdate changed it")
+  func saveEncodesClassesAgain() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in
+      try makeCounterTable(db)
+      try Counter(id: 1, name: "a", hits: 0).insert(db)
+      try Counter(id: 1, name: "b", hits: 1).save(db)
+      #expect(try Counter.fetchOne(db, key: 1) == Counter(id: 1, name: "b", hits: 1))
+      let counted = CountedOnUpdate(id: 1, name: "c", hits: 5)
+      try counted.save(db)
+      // willUpdate added one hit to the object: the row has it.
+      #expect(try Counter.fetchOne(db, key: 1) == Counter(id: 1, name: "c", hits: 6))
+    }
+  }
+}
+
+/// A class record whose willUpdate changes it.
+private final class CountedOnUpdate: Codable, PersistableRecord, @unchecked Sendable {
+  static let databaseTableName = "counter"
+  var id: Int64
+  var name: String
+  var hits: Int
+
+  init(id: Int64, name: String, hits: Int) {
+    self.id = id
+    self.name = name
+    self.hits = hits
+  }
+
+  func willUpdate(_ db: Database, columns: Set<String>) throws {
+    hits += 1
+  }
 }
