@@ -56,24 +56,11 @@ extension MutablePersistableRecord {
       return (success, nil, true)
     }
     var rowID = db.lastInsertedRowID
-    if primaryKey.isWithoutRowID, primaryKey.columns.count == 1,
-      case .int64(let key)? = container.databaseValue(forColumn: primaryKey.columns[0])?.storage
-    {
+    if primaryKey.isWithoutRowID, let key = Self.integerKey(primaryKey, container) {
       // A WITHOUT ROWID table has no rowid: its integer key stands in for it.
       rowID = key
     }
-    var inserted = container
-    if let rowIDColumn = primaryKey.rowIDColumn {
-      let value = DatabaseValue(storage: .int64(rowID))
-      // A record that gave its id already holds it: no copy of the container.
-      if !(container.databaseValue(forColumn: rowIDColumn)?.isIdentical(to: value) ?? false) {
-        inserted.set(value, forColumn: rowIDColumn)
-      }
-    }
-    return (
-      InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: inserted),
-      returnedRow, false
-    )
+    return (InsertionSuccess(rowID: rowID, primaryKey: primaryKey, container: container), returnedRow, false)
   }
 
   /// The INSERT statement for these columns, the table's primary key, and
@@ -172,6 +159,22 @@ extension MutablePersistableRecord {
       valueIndexes: (updated + keyColumns).map { container.index(of: $0) }, keyCount: keyColumns.count)
     cache.updateStatements[key] = update
     return update
+  }
+}
+
+extension InsertionSuccess {
+  /// The success of an insert or upsert of `container` that wrote the row
+  /// `rowID`: the container, with the rowid in the column that aliases it.
+  init(rowID: Int64, primaryKey: RecordPrimaryKey, container: PersistenceContainer) {
+    var inserted = container
+    if let rowIDColumn = primaryKey.rowIDColumn {
+      let value = DatabaseValue(storage: .int64(rowID))
+      // A record that gave its id already holds it: no copy of the container.
+      if !(container.databaseValue(forColumn: rowIDColumn)?.isIdentical(to: value) ?? false) {
+        inserted.set(value, forColumn: rowIDColumn)
+      }
+    }
+    self.init(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: inserted)
   }
 }
 

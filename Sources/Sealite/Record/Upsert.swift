@@ -146,17 +146,7 @@ extension MutablePersistableRecord {
         rowID = Self.integerKey(primaryKey, container) ?? db.lastInsertedRowID
       }
     }
-    var inserted = container
-    if let rowIDColumn = primaryKey.rowIDColumn {
-      let value = DatabaseValue(storage: .int64(rowID))
-      // A record that gave its id already holds it: no copy of the container.
-      if !(container.databaseValue(forColumn: rowIDColumn)?.isIdentical(to: value) ?? false) {
-        inserted.set(value, forColumn: rowIDColumn)
-      }
-    }
-    return (
-      InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: inserted), row
-    )
+    return (InsertionSuccess(rowID: rowID, primaryKey: primaryKey, container: container), row)
   }
 
   /// The upsert statement for these columns, conflict target, strategy and
@@ -293,13 +283,7 @@ extension MutablePersistableRecord {
     } else {
       rowID = Self.integerKey(primaryKey, container) ?? 0
     }
-    var stored = container
-    if let rowIDColumn = primaryKey.rowIDColumn {
-      stored.set(DatabaseValue(storage: .int64(rowID)), forColumn: rowIDColumn)
-    }
-    return (
-      InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: stored), row
-    )
+    return (InsertionSuccess(rowID: rowID, primaryKey: primaryKey, container: container), row)
   }
 
   /// The single integer key of a WITHOUT ROWID table, which stands in for a rowid.
