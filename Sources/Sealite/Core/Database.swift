@@ -21,7 +21,13 @@ public final class Database {
   /// A description of the connection, for error messages and debugging.
   public let description: String
 
-  var statementCache: [String: Statement] = [:]
+  var statementCache: [String: Statement] = [:] {
+    didSet { statementCacheGeneration &+= 1 }
+  }
+  /// Changes whenever the statement cache does: a statement kept out of the
+  /// cache with the generation it was fetched at is still the cached one while
+  /// the generation is the same (see `isIdleCachedStatement`).
+  private(set) var statementCacheGeneration = 0
   /// The schema version the cached statements were compiled for, if known.
   /// A statement keeps the columns it had when it compiled, though SQLite
   /// recompiles its program after a schema change: see `validateStatementCache()`.
@@ -314,8 +320,9 @@ public final class Database {
   /// cursors at once.
   public func cachedStatement(sql: String) throws -> Statement {
     if let statement = statementCache[sql] {
+      let generation = statementCacheGeneration
       validateStatementCache(before: statement)
-      if let statement = statementCache[sql] { return statement }
+      if generation == statementCacheGeneration { return statement }
     }
     let statement = try makeStatement(sql: sql)
     // Cached under the schema version of this access, known from now on.
@@ -334,14 +341,30 @@ public final class Database {
 
   private func idleStatement(sql: String) throws -> Statement {
     if let statement = statementCache[sql] {
+      let generation = statementCacheGeneration
       validateStatementCache(before: statement)
-      if statementCache[sql] === statement {
+      // Validation empties the cache or leaves it as it was: no second lookup.
+      if generation == statementCacheGeneration {
         if sqlite3_stmt_busy(statement.sqliteStatement) == 0 { return statement }
         return try makeStatement(sql: sql)
       }
     }
     return try cachedStatement(sql: sql)
   }
+
+  /// True when `statement`, fetched by `fetchStatement(sql:)` when the cache
+  /// was at `generation`, is still the cached statement of its SQL and no
+  /// cursor steps it: the caller that kept it reuses it without hashing its
+  /// SQL again.
+  func isIdleCachedStatement(_ statement: Statement, generation: Int) -> Bool {
+    guard generation == statementCacheGeneration else { return false }
+    validateStatementCache(before: statement)
+    return generation == statementCacheGeneration && sqlite3_stmt_busy(statement.sqliteStatement) == 0
+  }
+
+  /// True when something observes the statements this connection runs: only
+  /// then does a run's ``RowIDRestriction`` matter.
+  var observesExecutions: Bool { executionObserver != nil }
 
   static func trimmed(_ sql: String) -> String {
     sql.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ";")))

@@ -30,6 +30,7 @@ public final class Statement {
       switch boundArguments {
       case .converted(let arguments): return arguments
       case .positional(let values): return StatementArguments(values)
+      case .single(let value): return StatementArguments([value])
       }
     }
     set { setArgumentsOrTrap(newValue) }
@@ -155,6 +156,19 @@ public final class Statement {
     if failure != nil { try setArguments(StatementArguments(values)) }
   }
 
+  /// Binds the only parameter of the statement to `value`, without building
+  /// the array of ``StatementArguments`` (a primary-key lookup binds one
+  /// value per run). Any other statement goes through ``setArguments(_:)``.
+  func setArgument(_ value: DatabaseValue) throws {
+    guard parameterNames.count == 1, parameterNames[0] == nil else {
+      return try setArguments(StatementArguments([value]))
+    }
+    sqlite3_reset(sqliteStatement)
+    let code = value.bind(to: sqliteStatement, at: 1)
+    if code != SQLITE_OK { throw makeError(code: code) }
+    boundArguments = .single(value)
+  }
+
   /// Runs the statement to completion, with new arguments if given.
   public func execute(arguments: StatementArguments? = nil) throws {
     if let arguments { try setArguments(arguments) }
@@ -234,6 +248,7 @@ public final class Statement {
 private enum BoundArguments {
   case converted(StatementArguments)
   case positional([(any DatabaseValueConvertible)?])
+  case single(DatabaseValue)
 }
 
 extension Statement: CustomStringConvertible {

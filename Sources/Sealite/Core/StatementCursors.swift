@@ -33,29 +33,46 @@ final class StatementStepper {
       throw DatabaseError.misuse(
         "a cursor was used outside of the database access closure that created it", sql: statement.sql)
     }
-    switch sqlite3_step(sqliteStatement) {
-    case SQLITE_ROW:
-      return true
-    case SQLITE_DONE:
+    do {
+      if try statement.step(context: executionContext) { return true }
       isDone = true
-      sqlite3_reset(sqliteStatement)
-      try statement.database?.didExecute(statement, context: executionContext)
       return false
-    case let code:
+    } catch {
       isDone = true
-      let error = statement.makeError(code: code)
-      sqlite3_reset(sqliteStatement)
-      throw statement.database?.didFail(statement, context: executionContext, error: error) ?? error
+      throw error
     }
   }
 
   deinit {
-    if !isDone && access.isValid {
+    if !isDone && access.isValid { statement.endRunEarly(context: executionContext) }
+  }
+}
+
+extension Statement {
+  /// One step of a run that `Database.willExecute` began and gave `context`
+  /// for: true when a row is available. At the end of the rows, or on an
+  /// error, the run ends and the observers are told.
+  @inline(__always)
+  func step(context: AnyObject?) throws -> Bool {
+    switch sqlite3_step(sqliteStatement) {
+    case SQLITE_ROW:
+      return true
+    case SQLITE_DONE:
       sqlite3_reset(sqliteStatement)
-      // A cursor dropped early still ends its statement's run (an
-      // `INSERT … RETURNING` wrote all its rows at the first step).
-      try? statement.database?.didExecute(statement, context: executionContext)
+      try database?.didExecute(self, context: context)
+      return false
+    case let code:
+      let error = makeError(code: code)
+      sqlite3_reset(sqliteStatement)
+      throw database?.didFail(self, context: context, error: error) ?? error
     }
+  }
+
+  /// Ends a run before the end of its rows. It still counts as run: an
+  /// `INSERT … RETURNING` wrote all its rows at the first step.
+  func endRunEarly(context: AnyObject?) {
+    sqlite3_reset(sqliteStatement)
+    try? database?.didExecute(self, context: context)
   }
 }
 

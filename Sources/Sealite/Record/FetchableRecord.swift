@@ -66,7 +66,15 @@ extension FetchableRecord {
 extension FetchableRecord where Self: Decodable {
   /// Decodes the record from the row's columns.
   public init(row: Row) throws {
-    try self.init(row: row, columnCache: nil)
+    if let reuse = RecordDecoderReuse.take(for: Self.self) {
+      // A cursor of this type is decoding its rows: its decoder knows the
+      // columns already.
+      self = try reuse.decoder(for: row, recordType: Self.self)._withUnsafeGuaranteedRef {
+        try Self(from: $0)
+      }
+    } else {
+      try self.init(row: row, columnCache: nil)
+    }
   }
 
   init(row: Row, columnCache: ColumnLookupCache?) throws {
@@ -95,35 +103,18 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
     decode = decoder ?? RecordCursor.decoder()
   }
 
-  /// A closure that decodes records from the rows of one statement; it
-  /// remembers which column each coding key reads.
-  static func decoder(reuse: RecordDecoderReuse = RecordDecoderReuse()) -> (Row) throws -> Record {
-    if let decodable = Record.self as? any (FetchableRecord & Decodable).Type {
-      return decodable.makeDecoder(as: Record.self, reuse: reuse)
-    }
-    return { row in try Record(row: row) }
+  /// A closure that decodes records from the rows of one statement. It calls
+  /// the record's `init(row:)`, the record's own if it has one; for the
+  /// default `init(row:)` of a Decodable record, `reuse` remembers which
+  /// column each coding key reads.
+  static func decoder(reuse: RecordDecoderReuse? = nil) -> (Row) throws -> Record {
+    guard Record.self is any Decodable.Type else { return { row in try Record(row: row) } }
+    let reuse = reuse ?? RecordDecoderReuse(recordType: Record.self)
+    return { row in try reuse.lend { try Record(row: row) } }
   }
 
   public func next() throws -> Record? {
     try rows.withNextRow(decode)
-  }
-}
-
-extension FetchableRecord where Self: Decodable {
-  /// A closure that decodes `Record` (which is `Self`) from the rows of one
-  /// cursor: the existential is opened once per cursor, and each row is decoded
-  /// with a reused decoder, without boxing the record in an existential.
-  static func makeDecoder<Record>(as recordType: Record.Type, reuse: RecordDecoderReuse) -> (Row) throws
-    -> Record
-  {
-    assert(Self.self == Record.self, "the bit cast of a decoded record is an identity")
-    return { row in
-      let record = try reuse.decoder(for: row, recordType: Self.self)._withUnsafeGuaranteedRef {
-        try Self(from: $0)
-      }
-      // Self and Record are the same type: a cast would be a runtime call per row.
-      return unsafeBitCast(record, to: Record.self)
-    }
   }
 }
 
@@ -230,7 +221,7 @@ extension FetchableRecord {
     if prepared.supplementaryFetch != nil || prepared.adapter != nil {
       return try prepared.fetchFirstRow(db).map { try Self(row: $0) }
     }
-    return try RecordCursor<Self>(statement: prepared.statement, restriction: prepared.restriction).next()
+    return try prepared.statement.withFirstRow(restriction: prepared.restriction) { try Self(row: $0) }
   }
 }
 

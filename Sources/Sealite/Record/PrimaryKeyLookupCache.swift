@@ -10,13 +10,18 @@ final class PrimaryKeyLookupSQL {
   /// primary key is not the rowid.
   let rowIDTable: String?
 
-  /// The statement of the last lookup, and the decoder of its rows (a
-  /// `RecordDecoderBox` of the record type): a lookup with the same statement
-  /// reuses it, and resolves no column name again. The statement is kept, so
-  /// that another statement (after the statement cache let this one go) is
-  /// never taken for it.
+  /// The statement of the last lookup, the generation of the statement cache
+  /// it was fetched at, and the decoder of its rows (a `RecordDecoderBox` of
+  /// the record type): while the cache keeps the statement, a lookup reuses
+  /// it without hashing its SQL, and resolves no column name again. The
+  /// statement is kept, so that another statement (after the statement cache
+  /// let this one go) is never taken for it.
   var statement: Statement?
+  var statementGeneration = 0
   var decoder: AnyObject?
+  /// The row object each lookup with `statement` hands to the decoder: the
+  /// same object each time, so that the decoder keeps its keyed container.
+  var row: Row?
 
   init(sql: String?, rowIDTable: String?) {
     self.sql = sql
@@ -30,7 +35,7 @@ final class RecordDecoderBox<Record: FetchableRecord> {
   let decode: (Row) throws -> Record
 
   init() {
-    let reuse = RecordDecoderReuse()
+    let reuse = RecordDecoderReuse(recordType: Record.self)
     self.reuse = reuse
     decode = RecordCursor<Record>.decoder(reuse: reuse)
   }
@@ -49,28 +54,35 @@ extension FetchableRecord where Self: TableRecord {
       cache.primaryKeyLookups[type] = lookup
     }
     guard let sql = lookup.sql else { return try filter(key: value).fetchOne(db) }
-    let statement = try db.fetchStatement(sql: sql)
-    var arguments = StatementArguments()
-    arguments.values = [value]
-    try statement.setArguments(arguments)
-    // What the general path tells observations: this lookup reads one rowid.
-    var restriction: RowIDRestriction?
-    if let table = lookup.rowIDTable, case .int64(let rowID) = value.storage {
-      restriction = RowIDRestriction(table: table, rowIDs: [rowID])
-    }
+    let statement: Statement
     let box: RecordDecoderBox<Self>
-    if lookup.statement === statement, let decoder = lookup.decoder {
+    let row: Row
+    if let kept = lookup.statement, let decoder = lookup.decoder, let keptRow = lookup.row,
+      db.isIdleCachedStatement(kept, generation: lookup.statementGeneration)
+    {
+      statement = kept
       // The lookup is keyed by this record type: the box is of this type.
       box = unsafeDowncast(decoder, to: RecordDecoderBox<Self>.self)
+      row = keptRow
     } else {
+      statement = try db.fetchStatement(sql: sql)
       box = RecordDecoderBox()
+      row = statement.makeFirstRow()
       lookup.statement = statement
+      lookup.statementGeneration = db.statementCacheGeneration
       lookup.decoder = box
+      lookup.row = row
     }
-    // The row read keeps its cursor, and the cursor its statement busy: the
-    // decoder lets it go once the record is decoded.
-    defer { box.reuse.forgetRow() }
-    return try RecordCursor<Self>(statement: statement, restriction: restriction, decoder: box.decode).next()
+    try statement.setArgument(value)
+    // What the general path tells observations: this lookup reads one rowid.
+    var restriction: RowIDRestriction?
+    if db.observesExecutions, let table = lookup.rowIDTable, case .int64(let rowID) = value.storage {
+      restriction = RowIDRestriction(table: table, rowIDs: [rowID])
+    }
+    // The row is the statement's own, not a cursor's: the decoder keeps it
+    // (and its keyed container) from one lookup to the next without keeping
+    // the statement busy.
+    return try statement.withFirstRow(restriction: restriction, reusing: row, box.decode)
   }
 
   /// The SQL the query interface builds for a lookup of `value`, if `value` is

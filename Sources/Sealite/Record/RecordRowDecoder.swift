@@ -158,6 +158,13 @@ private final class KeyedContainerBox<Key: CodingKey> {
 /// are one live row object, so that decoding a row allocates nothing.
 final class RecordDecoderReuse {
   let columnCache = ColumnLookupCache()
+  /// The record type whose decoding this object speeds up: the default
+  /// `init(row:)` of another type ignores it (see `RecordDecoderReuse.take`).
+  let recordType: ObjectIdentifier
+
+  init(recordType: any FetchableRecord.Type) {
+    self.recordType = ObjectIdentifier(recordType)
+  }
   @exclusivity(unchecked) private var decoder: RecordRowDecoder?
 
   /// A decoder of `row`: the previous one if it decodes the same row object.

@@ -1,0 +1,32 @@
+import CSQLCipher
+
+extension Statement {
+  /// Runs the statement up to its first row, lends that row to `body`, and
+  /// ends the run: what a cursor does for a `fetchOne`, without allocating
+  /// the cursor and its stepper. Nil when the statement has no row.
+  ///
+  /// The row reads the statement, so it is valid only inside `body` (copy it
+  /// to keep it). The arguments must be bound already. A caller that runs
+  /// the statement again and again gives the row of an earlier run as
+  /// `reusing` (made by ``makeFirstRow()``): it reads the new run, and
+  /// whatever the caller keeps about that row object stays valid.
+  func withFirstRow<T>(
+    restriction: RowIDRestriction? = nil, reusing row: Row? = nil, _ body: (Row) throws -> T
+  ) throws -> T? {
+    assert(
+      row.map { $0.statement === self && $0._sqliteStatement != nil } ?? true,
+      "a reused row reads this statement")
+    guard let database else {
+      throw DatabaseError.misuse("the database of this statement is closed", sql: sql)
+    }
+    let context = try database.willExecute(self, restriction: restriction)
+    sqlite3_reset(sqliteStatement)
+    guard try step(context: context) else { return nil }
+    defer { endRunEarly(context: context) }
+    return try body(row ?? Row(statement: self))
+  }
+
+  /// A row that reads the current row of this statement, for
+  /// ``withFirstRow(restriction:reusing:_:)``.
+  func makeFirstRow() -> Row { Row(statement: self) }
+}
