@@ -111,6 +111,14 @@ final class SQLGenerationContext {
   /// several times, each copy is numbered (`"b1"`, `"b2"`), but those the
   /// program named. Aliases named already keep their names.
   func register(_ tables: [(alias: SQLTableAlias, tableName: String)]) {
+    if tables.count == 1 && aliasNames.isEmpty && aliasTables.isEmpty {
+      // A request of one table, the commonest: it keeps its name, and the
+      // groups below would find nothing else.
+      let (alias, tableName) = tables[0]
+      aliasTables[alias] = tableName
+      aliasNames[alias] = alias.userName ?? alias.tableName ?? tableName
+      return
+    }
     var groups: [(key: String, aliases: [SQLTableAlias])] = []
     var groupIndex: [String: Int] = [:]
     for (alias, tableName) in tables {

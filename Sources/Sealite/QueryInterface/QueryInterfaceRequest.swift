@@ -19,11 +19,10 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     -> PreparedRequest
   {
     let relation = try self.relation.resolved(db)
-    let context = SQLGenerationContext(db: db)
-    let sql = try relation.selectSQL(db, context, singleResult: singleResult)
+    let (sql, arguments) = try relation.cachedSelectSQL(db, singleResult: singleResult)
     // The cached statement, unless a cursor is iterating it.
     let usable = try db.fetchStatement(sql: sql)
-    try usable.setArguments(context.arguments ?? StatementArguments())
+    try usable.setArguments(arguments)
     return PreparedRequest(
       statement: usable, supplementaryFetch: Self.supplementaryFetch(of: relation),
       adapter: try relation.scopeLayout(db),

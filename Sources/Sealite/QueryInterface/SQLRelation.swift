@@ -68,28 +68,39 @@ struct SQLRelation: Sendable {
   /// qualified. So are they when the user named the table's alias, which
   /// GRDB promises to use in the SQL (`SELECT "p".* FROM "player" "p"`).
   var needsQualifiedColumns: Bool {
-    hasJoins || alias.userName != nil || ownExpressions.contains { $0.isDependent }
+    hasJoins || alias.userName != nil || containsOwnExpression { $0.isDependent }
   }
 
   /// True when the selection, a condition or the ordering holds an
   /// association aggregate: the request is then rendered twice (see
   /// `selectSQL`).
   var mayHaveAggregates: Bool {
-    ownExpressions.contains { $0.holdsAggregate }
+    containsOwnExpression { $0.holdsAggregate }
   }
 
-  /// The expressions of the selection, conditions and ordering. A deferred
-  /// condition (`filter(key:)`, …) is built from the schema: it holds no
-  /// aggregate, nor SQL that depends on its table.
-  private var ownExpressions: [SQLExpression] {
-    selection.compactMap { selection in
-      switch selection.impl {
-      case .expression(let expression), .aliased(let expression, _): return expression
-      default: return nil
+  /// Whether an expression of the selection, conditions or ordering passes
+  /// `predicate`. Each request rendered asks twice: the expressions are
+  /// visited in place, not collected. A deferred condition (`filter(key:)`,
+  /// …) is built from the schema: it holds no aggregate, nor SQL that
+  /// depends on its table.
+  private func containsOwnExpression(where predicate: (SQLExpression) -> Bool) -> Bool {
+    for item in selection {
+      switch item.impl {
+      case .expression(let expression), .aliased(let expression, _):
+        if predicate(expression) { return true }
+      default: continue
       }
-    } + filters.compactMap { if case .expression(let e) = $0 { return e } else { return nil } }
-      + havingFilters.compactMap { if case .expression(let e) = $0 { return e } else { return nil } }
-      + ordering.compactMap { if case .expression(let e, _) = $0.impl { return e } else { return nil } }
+    }
+    for filter in filters {
+      if case .expression(let expression) = filter, predicate(expression) { return true }
+    }
+    for filter in havingFilters {
+      if case .expression(let expression) = filter, predicate(expression) { return true }
+    }
+    for item in ordering {
+      if case .expression(let expression, _) = item.impl, predicate(expression) { return true }
+    }
+    return false
   }
 
   /// The number of columns the selection produces.

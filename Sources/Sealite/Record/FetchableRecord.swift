@@ -108,13 +108,40 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
   /// default `init(row:)` of a Decodable record, `reuse` remembers which
   /// column each coding key reads.
   static func decoder(reuse: RecordDecoderReuse? = nil) -> (Row) throws -> Record {
-    guard Record.self is any Decodable.Type else { return { row in try Record(row: row) } }
+    guard let decodable = Record.self as? any (FetchableRecord & Decodable).Type else {
+      return { row in try Record(row: row) }
+    }
     let reuse = reuse ?? RecordDecoderReuse(recordType: Record.self)
-    return { row in try reuse.lend { try Record(row: row) } }
+    let decodeDirectly = decodable.makeDecoder(as: Record.self, reuse: reuse)
+    return { row in
+      // Once the default init(row:) took the reuse, the record's init(row:)
+      // is known to be the default one: later rows skip the call through the
+      // protocol and this thread's slot.
+      if reuse.isTakenByDefaultInitializer { return try decodeDirectly(row) }
+      return try reuse.lend { try Record(row: row) }
+    }
   }
 
   public func next() throws -> Record? {
     try rows.withNextRow(decode)
+  }
+}
+
+extension FetchableRecord where Self: Decodable {
+  /// A closure that decodes `Record` (which is `Self`) with the decoder of
+  /// `reuse`, as the default `init(row:)` does: the existential is opened
+  /// once per cursor, and the record is not boxed in one.
+  static func makeDecoder<Record>(as recordType: Record.Type, reuse: RecordDecoderReuse) -> (Row) throws
+    -> Record
+  {
+    assert(Self.self == Record.self, "the bit cast of a decoded record is an identity")
+    return { row in
+      let record = try reuse.decoder(for: row, recordType: Self.self)._withUnsafeGuaranteedRef {
+        try Self(from: $0)
+      }
+      // Self and Record are the same type: a cast would be a runtime call per row.
+      return unsafeBitCast(record, to: Record.self)
+    }
   }
 }
 

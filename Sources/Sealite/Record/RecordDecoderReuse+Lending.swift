@@ -39,6 +39,7 @@ extension RecordDecoderReuse {
     let reuse = Unmanaged<RecordDecoderReuse>.fromOpaque(raw).takeUnretainedValue()
     guard reuse.recordType == ObjectIdentifier(type) else { return nil }
     pthread_setspecific(slot, nil)
+    reuse.isTakenByDefaultInitializer = true
     return reuse
   }
 }

@@ -161,6 +161,9 @@ final class RecordDecoderReuse {
   /// The record type whose decoding this object speeds up: the default
   /// `init(row:)` of another type ignores it (see `RecordDecoderReuse.take`).
   let recordType: ObjectIdentifier
+  /// True once the default `init(row:)` of the record type took this object:
+  /// the record type has no `init(row:)` of its own.
+  @exclusivity(unchecked) var isTakenByDefaultInitializer = false
 
   init(recordType: any FetchableRecord.Type) {
     self.recordType = ObjectIdentifier(recordType)

@@ -46,3 +46,49 @@ struct CodableRecordWithRowInitializerTests {
     }
   }
 }
+
+@Suite("Primary-key lookups reuse their statement only while it is idle and current")
+struct PrimaryKeyLookupReuseTests {
+  @Test("A lookup while a cursor steps the lookup's own SQL reads the right row, and the cursor goes on")
+  func lookupDuringCursorOfSameSQL() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { (db: Database) throws in
+      try db.execute(sql: "CREATE TABLE tagged (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+      try db.execute(sql: "INSERT INTO tagged VALUES (1, 'a'), (2, 'b'), (3, 'c')")
+    }
+    let lookupSQL = Locked<String?>(nil)
+    try dbQueue.read { (db: Database) throws in
+      db.trace { event in
+        if case .statement(let statement) = event, statement.sql.contains("= ?") {
+          lookupSQL.withLock { $0 = statement.sql }
+        }
+      }
+      #expect(try Tagged.fetchOne(db, key: 1)?.name == "row:a")
+      db.trace(options: [], nil)
+      let sql = try #require(lookupSQL.value)
+      // The cursor runs the cached statement of the lookup's SQL: lookups
+      // made meanwhile need another statement.
+      let cursor = try Row.fetchCursor(db, sql: sql, arguments: [3])
+      let row = try #require(try cursor.next())
+      #expect(try Tagged.fetchOne(db, key: 2)?.name == "row:b")
+      #expect(row["name"] as String == "c")
+      #expect(try cursor.next() == nil)
+      #expect(try Tagged.fetchOne(db, key: 1)?.name == "row:a")
+      #expect(try Tagged.fetchOne(db, key: 4) == nil)
+    }
+  }
+
+  @Test("A lookup after a schema change reads the new columns")
+  func lookupAfterSchemaChange() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { (db: Database) throws in
+      try db.execute(sql: "CREATE TABLE tagged (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+      try db.execute(sql: "INSERT INTO tagged VALUES (1, 'a')")
+      #expect(try Row.fetchOne(db, sql: "SELECT * FROM tagged WHERE id = 1")?.count == 2)
+      #expect(try Tagged.fetchOne(db, key: 1)?.name == "row:a")
+      try db.execute(sql: "ALTER TABLE tagged RENAME COLUMN name TO title")
+      try db.execute(sql: "ALTER TABLE tagged ADD COLUMN name TEXT NOT NULL DEFAULT 'z'")
+      #expect(try Tagged.fetchOne(db, key: 1)?.name == "row:z")
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import Sealite
+import Testing
+
+/// Requests of one shape (the same SQL with other values) reuse the SQL the
+/// first one generated: each must still bind its own values in their places,
+/// and a request of another shape must never get that SQL.
+@Suite("Requests of the same shape")
+struct RequestShapeCacheTests {
+  private func makeQueue() throws -> DatabaseQueue {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { (db: Database) throws in
+      try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, score INTEGER)")
+      for id in 1...6 {
+        try db.execute(
+          sql: "INSERT INTO item VALUES (?, ?, ?)", arguments: [id, "n\(id)", id % 2 == 0 ? nil : id * 10])
+      }
+    }
+    return dbQueue
+  }
+
+  private func ids(_ rows: [Row]) -> [Int64] { rows.map { $0["id"] } }
+
+  @Test("Each request binds its own values, wherever they are in the SQL")
+  func valuesInPlace() throws {
+    let dbQueue = try makeQueue()
+    let item = Table("item")
+    let id = Column("id")
+    let score = Column("score")
+    try dbQueue.read { (db: Database) throws in
+      for low in 0...5 {
+        let request = item.select(id, (id + low).forKey("shifted"))
+          .filter(id > low && [low + 1, low + 2, 99].contains(id))
+          .order(id.desc)
+          .limit(5)
+        let rows = try request.fetchAll(db)
+        #expect(ids(rows) == [low + 2, low + 1].filter { $0 <= 6 }.map(Int64.init))
+        #expect(rows.map { $0["shifted"] as Int64 } == ids(rows).map { $0 + Int64(low) })
+      }
+      for (low, high) in [(1, 3), (2, 5), (4, 6)] {
+        let rows = try item.filter((low...high).contains(id) && score != nil).order(id).fetchAll(db)
+        #expect(ids(rows) == Array(Int64(low)...Int64(high)).filter { $0 % 2 == 1 })
+      }
+    }
+  }
+
+  @Test("Requests that differ by more than their values get their own SQL")
+  func distinctShapes() throws {
+    let dbQueue = try makeQueue()
+    let item = Table("item")
+    let id = Column("id")
+    try dbQueue.read { (db: Database) throws in
+      #expect(try ids(item.filter(id == 2).fetchAll(db)) == [2])
+      #expect(try ids(item.filter(id != 2).order(id).fetchAll(db)) == [1, 3, 4, 5, 6])
+      #expect(try ids(item.filter(!(id == 2)).order(id).fetchAll(db)) == [1, 3, 4, 5, 6])
+      #expect(try ids(item.filter(Column("score") == nil).order(id).fetchAll(db)) == [2, 4, 6])
+      #expect(try ids(item.filter(Column("score") != nil).order(id).fetchAll(db)) == [1, 3, 5])
+      #expect(try ids(item.filter(id == 2).order(id).limit(1, offset: 0).fetchAll(db)) == [2])
+      #expect(try ids(item.order(id).limit(2).fetchAll(db)) == [1, 2])
+      #expect(try ids(item.order(id).limit(2, offset: 2).fetchAll(db)) == [3, 4])
+      #expect(try ids(item.order(id.desc).limit(2).fetchAll(db)) == [6, 5])
+      #expect(try item.filter(id == 2).fetchOne(db)?["name"] == "n2")
+      #expect(try item.filter(id == 3).fetchOne(db)?["name"] == "n3")
+      #expect(try item.select(Column("name")).filter(id == 4).fetchOne(db)?.count == 1)
+      #expect(try ids(item.filter(id == 2 || id == 5).order(id).fetchAll(db)) == [2, 5])
+      #expect(try ids(item.filter(id == 2 && id == 5).fetchAll(db)) == [])
+      #expect(try item.filter(Column("name").collating(.nocase) == "N3").fetchOne(db)?["id"] == 3)
+      #expect(try item.filter(Column("name") == "N3").fetchOne(db) == nil)
+    }
+  }
+
+  @Test("A request reversed without ordering follows the primary key after a schema change")
+  func schemaChange() throws {
+    let dbQueue = try makeQueue()
+    try dbQueue.write { (db: Database) throws in
+      let reversed = Table("item").reversed().limit(1)
+      #expect(try reversed.fetchOne(db)?["id"] == 6)
+      try db.execute(sql: "DROP TABLE item")
+      try db.execute(sql: "CREATE TABLE item (id INTEGER, name TEXT PRIMARY KEY) WITHOUT ROWID")
+      try db.execute(sql: "INSERT INTO item VALUES (1, 'b'), (2, 'c'), (3, 'a')")
+      #expect(try reversed.fetchOne(db)?["name"] == "c")
+    }
+  }
+}
