@@ -7,7 +7,7 @@
 /// (a reversed request without ordering orders by the primary key).
 final class RequestSQLCache: ConnectionState {
   /// SELECTs by shape key.
-  private(set) var sqlByShape: [String: String] = [:]
+  private(set) var sqlByShape: [RequestShapeKey: String] = [:]
   /// Shapes kept at most: a program that builds ever new shapes (an `IN`
   /// list of every length) starts again from empty.
   static let capacity = 512
@@ -16,7 +16,7 @@ final class RequestSQLCache: ConnectionState {
 
   func schemaDidChange() { sqlByShape.removeAll() }
 
-  func store(_ sql: String, for key: String) {
+  func store(_ sql: String, for key: RequestShapeKey) {
     if sqlByShape.count >= RequestSQLCache.capacity { sqlByShape.removeAll() }
     sqlByShape[key] = sql
   }

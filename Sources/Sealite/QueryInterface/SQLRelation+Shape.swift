@@ -11,15 +11,11 @@
 /// is the order the renderer binds them: debug builds check each shape
 /// against the renderer (`RequestSQLCache`).
 struct RequestShape {
-  /// A tag per part (one character, each with one meaning, followed by a
-  /// payload for some), and the payloads prefixed by their length: the key
-  /// reads back as one request only, so no two shapes share a key.
-  private(set) var key = ""
+  private(set) var key = RequestShapeKey()
   private(set) var values: [DatabaseValue] = []
 
   /// The shape of `relation`'s SELECT, or nil if it has none.
   init?(_ relation: SQLRelation, singleResult: Bool) {
-    key.reserveCapacity(128)
     guard relation.joins.isEmpty, relation.prefetches.isEmpty, relation.deferredEdits.isEmpty,
       relation.ctes.isEmpty, relation.sourceCTE == nil, relation.grouping.isEmpty,
       relation.havingFilters.isEmpty, relation.alias.userName == nil,
@@ -32,8 +28,8 @@ struct RequestShape {
     append(relation.isReversed ? "R" : "r")
     append(singleResult ? "S" : "s")
     if let limit = relation.limit {
-      append("^", String(limit.limit))
-      if let offset = limit.offset { append("~", String(offset)) }
+      append("^", limit.limit)
+      if let offset = limit.offset { append("~", offset) }
     }
     for selection in relation.selection {
       switch selection.impl {
@@ -66,15 +62,22 @@ struct RequestShape {
     }
   }
 
-  private mutating func append(_ tag: Character) {
-    key.append(tag)
+  private mutating func append(_ tag: Unicode.Scalar) {
+    key.bytes.append(UInt8(ascii: tag))
   }
 
-  private mutating func append(_ tag: Character, _ name: String) {
-    key.append(tag)
-    key.append(String(name.utf8.count))
-    key.append(":")
-    key.append(name)
+  private mutating func append(_ tag: Unicode.Scalar, _ name: String) {
+    key.bytes.append(UInt8(ascii: tag))
+    var name = name
+    name.withUTF8 { utf8 in
+      withUnsafeBytes(of: UInt32(utf8.count).littleEndian) { key.bytes.append(contentsOf: $0) }
+      key.bytes.append(contentsOf: utf8)
+    }
+  }
+
+  private mutating func append(_ tag: Unicode.Scalar, _ number: Int) {
+    key.bytes.append(UInt8(ascii: tag))
+    withUnsafeBytes(of: Int64(number).littleEndian) { key.bytes.append(contentsOf: $0) }
   }
 
   /// Adds an expression; false if it has no shape.
@@ -135,11 +138,27 @@ struct RequestShape {
   }
 
   private mutating func addList(_ expressions: [SQLExpression], _ alias: SQLTableAlias) -> Bool {
-    append("[", String(expressions.count))
+    append("[", expressions.count)
     for expression in expressions {
       guard add(expression, alias) else { return false }
     }
     append("]")
     return true
+  }
+}
+
+/// The key of a request shape: a tag byte per part (each tag with one
+/// meaning, followed by a payload for some), payloads prefixed by their
+/// length or of fixed size: the bytes read back as one request only, so no
+/// two shapes share a key. Hashed as one block of bytes.
+struct RequestShapeKey: Hashable {
+  var bytes: [UInt8] = []
+
+  init() {
+    bytes.reserveCapacity(128)
+  }
+
+  func hash(into hasher: inout Hasher) {
+    bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
   }
 }
