@@ -76,6 +76,22 @@ enum FetchWorkloads {
   static func fetchAllRecords(_ context: BenchContext, path: String) throws -> [ResultRow] {
     try run(
       "fetch-all-records", "Item.fetchAll, \(context.rows) Codable records", context, path, target: 2,
+      alternatives: [
+        Alternative(
+          measure: "Item.fetchAll, \(context.rows) init(row:) records",
+          sealite: { db in
+            var checksum = Checksum()
+            for record in try RowInitializedItem.fetchAll(db) {
+              record.item.addTo(&checksum)
+            }
+            return checksum.value
+          }),
+        Alternative(
+          measure: "Codable floor: tight loop + Item(from:), \(context.rows) records",
+          note: "no Sealite: the C loop builds each Item with Item(from:) and a decoder that only hands out "
+            + "the values it read (CodableFloor.swift), the least any Codable fetch costs",
+          tight: CodableFloor.fetchAll),
+      ],
       raw: rawFetchAll
     ) { db in
       var checksum = Checksum()
@@ -130,35 +146,69 @@ enum FetchWorkloads {
     return checksum.value
   }
 
+  /// Another way to do the work of a row, timed in the same rounds: another
+  /// Sealite API, or the tight loop doing more (the Codable floor). Its row
+  /// shows it in the Sealite column, against the same raw and tight times, and
+  /// has no target.
+  struct Alternative {
+    var measure: String
+    var note: String?
+    var sealite: ((Database) throws -> Int)?
+    /// Runs on the tight loop's connection.
+    var tight: ((RawConnection) throws -> Int)?
+  }
+
   /// Times `raw` in a raw read transaction and `sealite` in `DatabaseQueue.read`.
   static func run(
     _ workload: String, _ measure: String, _ context: BenchContext, _ path: String, target: Double?,
+    alternatives: [Alternative] = [],
     raw: @escaping (RawConnection) throws -> Int, sealite: @escaping (Database) throws -> Int
   ) throws -> [ResultRow] {
     let connection = try context.rawConnection(path)
     let tightConnection = try context.rawConnection(path, tight: true)
     let dbQueue = try DatabaseQueue(path: path, configuration: context.configuration())
     defer { try? dbQueue.close() }
-    func side(_ name: String, _ connection: RawConnection) -> Side {
+    func side(_ name: String, _ connection: RawConnection, _ body: @escaping (RawConnection) throws -> Int)
+      -> Side
+    {
       Side(name: name) {
         var checksum = 0
         let milliseconds = try timed {
           try connection.execute("BEGIN DEFERRED TRANSACTION")
-          checksum = try raw(connection)
+          checksum = try body(connection)
           try connection.execute("COMMIT TRANSACTION")
         }
         return (milliseconds, checksum)
       }
     }
-    let comparison = try compare(
-      workload, rounds: context.rounds, raw: side("raw", connection), tight: side("tight", tightConnection),
-      sealite: Side(name: "Sealite") {
+    func side(_ name: String, _ body: @escaping (Database) throws -> Int) -> Side {
+      Side(name: name) {
         var checksum = 0
         let milliseconds = try timed {
-          checksum = try dbQueue.read(sealite)
+          checksum = try dbQueue.read(body)
         }
         return (milliseconds, checksum)
-      })
-    return [.comparison(workload, measure, comparison, target: target)]
+      }
+    }
+    // Alternatives are named after the side they run on, for
+    // SEALITE_BENCH_SIDE.
+    let alternativeSides = alternatives.map { alternative in
+      if let body = alternative.tight { return side("tight (\(alternative.measure))", tightConnection, body) }
+      return side("Sealite (\(alternative.measure))", alternative.sealite!)
+    }
+    let sides = [side("raw", connection, raw), side("tight", tightConnection, raw), side("Sealite", sealite)]
+    let times = try compare(workload, rounds: context.rounds, sides: sides + alternativeSides)
+    let comparison = Comparison(raw: times[0], tight: times[1], sealite: times[2])
+    progress(
+      String(
+        format: "  %@: raw %.1f ms, tight %.1f ms, Sealite %.1f ms (medians of %d rounds)", workload,
+        medianOf(comparison.raw), medianOf(comparison.tight ?? [.nan]), medianOf(comparison.sealite),
+        context.rounds))
+    var rows: [ResultRow] = [.comparison(workload, measure, comparison, target: target)]
+    for (offset, alternative) in alternatives.enumerated() {
+      let alternativeComparison = Comparison(raw: times[0], tight: times[1], sealite: times[3 + offset])
+      rows.append(.comparison(workload, alternative.measure, alternativeComparison, note: alternative.note))
+    }
+    return rows
   }
 }

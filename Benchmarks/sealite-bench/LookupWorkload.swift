@@ -33,6 +33,20 @@ enum LookupWorkload {
     let rows = try FetchWorkloads.run(
       "lookup", "\(context.lookups) primary-key lookups, Item.fetchOne(db, key:)", context, path,
       target: 1.5,
+      alternatives: [
+        .init(
+          measure: "\(context.lookups) primary-key lookups, init(row:) records",
+          sealite: { db in
+            var checksum = Checksum()
+            for id in ids {
+              guard let record = try RowInitializedItem.fetchOne(db, key: id) else {
+                throw BenchError("no item \(id)")
+              }
+              record.item.addTo(&checksum)
+            }
+            return checksum.value
+          })
+      ],
       raw: { connection in
         var checksum = Checksum()
         let statement = try connection.prepare(lookupSQL)
@@ -64,6 +78,20 @@ enum LookupWorkload {
       "requests",
       "\(context.requests) query-interface requests, filter + order + limit(10), Item.fetchAll", context,
       path, target: 2,
+      alternatives: [
+        .init(
+          measure: "\(context.requests) query-interface requests, init(row:) records",
+          sealite: { db in
+            var checksum = Checksum()
+            let id = Column("id")
+            for value in ids {
+              for record in try RowInitializedItem.filter(id > value).order(id).limit(10).fetchAll(db) {
+                record.item.addTo(&checksum)
+              }
+            }
+            return checksum.value
+          })
+      ],
       raw: { connection in
         var checksum = Checksum()
         let statement = try connection.prepare(requestSQL)
