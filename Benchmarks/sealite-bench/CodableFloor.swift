@@ -105,20 +105,10 @@ enum CodableFloor {
   /// The tight loop's `rawFetchAll`, each Item built through `Item(from:)`.
   static func fetchAll(_ connection: RawConnection) throws -> Int {
     let decoder = ItemValuesDecoder()
-    var items: [Item] = []
-    let statement = try connection.prepare(selectItemsSQL)
-    var code = sqlite3_step(statement.handle)
-    while code == SQLITE_ROW {
+    return try FetchWorkloads.collectAll(connection) { statement in
       decoder.load(statement)
-      items.append(try Item(from: decoder))
-      code = sqlite3_step(statement.handle)
+      return try Item(from: decoder)
     }
-    guard code == SQLITE_DONE else { throw connection.error(code, selectItemsSQL) }
-    var checksum = Checksum()
-    for item in items {
-      item.addTo(&checksum)
-    }
-    return checksum.value
   }
 }
 

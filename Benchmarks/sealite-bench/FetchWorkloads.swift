@@ -131,11 +131,18 @@ enum FetchWorkloads {
 
   /// Collects every row into an array of Items, then reads the array.
   static func rawFetchAll(_ connection: RawConnection) throws -> Int {
+    try collectAll(connection) { $0.item() }
+  }
+
+  /// Collects every row into an array of the Items `read` makes of them,
+  /// then reads the array.
+  @inline(__always)
+  static func collectAll(_ connection: RawConnection, _ read: (RawStatement) throws -> Item) throws -> Int {
     var items: [Item] = []
     let statement = try connection.prepare(selectItemsSQL)
     var code = sqlite3_step(statement.handle)
     while code == SQLITE_ROW {
-      items.append(statement.item())
+      items.append(try read(statement))
       code = sqlite3_step(statement.handle)
     }
     guard code == SQLITE_DONE else { throw connection.error(code, selectItemsSQL) }
