@@ -40,7 +40,7 @@ struct AllocationCountTests {
     AllocationLimit(workload: "record-cursor-step", maximum: 0.05),
     // Item.fetchOne(db, key:) keeps its statement, row and decoder from one
     // lookup to the next (16 allocations before): what is left is SQLite's.
-    AllocationLimit(workload: "primary-key-lookup", maximum: 4),
+    AllocationLimit(workload: "primary-key-lookup", maximum: 4.01),
     AllocationLimit(workload: "statement-insert", maximum: 4.01),
     // record.insert: the persistence container and its two arrays, the
     // Encoder's containers and boxed values (Codable), and SQLite's.
