@@ -8,7 +8,7 @@ extension Statement {
   /// The row reads the statement, so it is valid only inside `body` (copy it
   /// to keep it). The arguments must be bound already. A caller that runs
   /// the statement again and again gives the row of an earlier run as
-  /// `reusing` (made by ``makeFirstRow()``): it reads the new run, and
+  /// `reusing` (a `Row(statement:)` of this statement): it reads the new run, and
   /// whatever the caller keeps about that row object stays valid.
   func withFirstRow<T>(
     restriction: RowIDRestriction? = nil, reusing row: Row? = nil, _ body: (Row) throws -> T
@@ -25,8 +25,4 @@ extension Statement {
     defer { endRunEarly(context: context) }
     return try body(row ?? Row(statement: self))
   }
-
-  /// A row that reads the current row of this statement, for
-  /// ``withFirstRow(restriction:reusing:_:)``.
-  func makeFirstRow() -> Row { Row(statement: self) }
 }

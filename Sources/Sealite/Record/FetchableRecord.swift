@@ -66,20 +66,18 @@ extension FetchableRecord {
 extension FetchableRecord where Self: Decodable {
   /// Decodes the record from the row's columns.
   public init(row: Row) throws {
-    if let reuse = RecordDecoderReuse.take(for: Self.self) {
-      // A cursor of this type is decoding its rows: its decoder knows the
-      // columns already.
-      self = try reuse.decoder(for: row, recordType: Self.self)._withUnsafeGuaranteedRef {
-        try Self(from: $0)
-      }
-    } else {
-      try self.init(row: row, columnCache: nil)
-    }
+    // A cursor of this type that is decoding its rows lends its decoder,
+    // which knows the columns already.
+    self = try Self.decode(row, reuse: RecordDecoderReuse.take(for: Self.self))
   }
 
-  init(row: Row, columnCache: ColumnLookupCache?) throws {
-    let decoder = RecordRowDecoder(row: row, recordType: Self.self, columnCache: columnCache)
-    try self.init(from: decoder)
+  /// Decodes `row` with the decoder of `reuse`, or with a decoder of its own.
+  @inline(__always)
+  static func decode(_ row: Row, reuse: RecordDecoderReuse?) throws -> Self {
+    guard let reuse else {
+      return try Self(from: RecordRowDecoder(row: row, recordType: Self.self, columnCache: nil))
+    }
+    return try reuse.decoder(for: row, recordType: Self.self)._withUnsafeGuaranteedRef { try Self(from: $0) }
   }
 }
 
@@ -90,28 +88,25 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
   private let rows: RowCursor
   private let decode: (Row) throws -> Record
 
-  /// A cursor over the rows of `statement`, decoded by `decoder` if given:
-  /// a decoder made by ``decoder()`` for the same statement, kept from an
-  /// earlier cursor, knows its columns already.
   init(
     statement: Statement, arguments: StatementArguments? = nil, adapter: (@Sendable (Row) -> Row)? = nil,
-    restriction: RowIDRestriction? = nil, decoder: ((Row) throws -> Record)? = nil
+    restriction: RowIDRestriction? = nil
   ) throws {
     self.statement = statement
     rows = try RowCursor(
       statement: statement, arguments: arguments, adapter: adapter, restriction: restriction)
-    decode = decoder ?? RecordCursor.decoder()
+    decode = RecordCursor.decoder()
   }
 
   /// A closure that decodes records from the rows of one statement. It calls
   /// the record's `init(row:)`, the record's own if it has one; for the
-  /// default `init(row:)` of a Decodable record, `reuse` remembers which
-  /// column each coding key reads.
-  static func decoder(reuse: RecordDecoderReuse? = nil) -> (Row) throws -> Record {
+  /// default `init(row:)` of a Decodable record, the closure's
+  /// `RecordDecoderReuse` remembers which column each coding key reads.
+  static func decoder() -> (Row) throws -> Record {
     guard let decodable = Record.self as? any (FetchableRecord & Decodable).Type else {
       return { row in try Record(row: row) }
     }
-    let reuse = reuse ?? RecordDecoderReuse(recordType: Record.self)
+    let reuse = RecordDecoderReuse(recordType: Record.self)
     let decodeDirectly = decodable.makeDecoder(as: Record.self, reuse: reuse)
     return { row in
       // Once the default init(row:) took the reuse, the record's init(row:)
@@ -136,11 +131,8 @@ extension FetchableRecord where Self: Decodable {
   {
     assert(Self.self == Record.self, "the bit cast of a decoded record is an identity")
     return { row in
-      let record = try reuse.decoder(for: row, recordType: Self.self)._withUnsafeGuaranteedRef {
-        try Self(from: $0)
-      }
       // Self and Record are the same type: a cast would be a runtime call per row.
-      return unsafeBitCast(record, to: Record.self)
+      unsafeBitCast(try decode(row, reuse: reuse), to: Record.self)
     }
   }
 }

@@ -31,14 +31,7 @@ final class PrimaryKeyLookupSQL {
 
 /// A record decoder, kept in a ``PrimaryKeyLookupSQL`` whose type is erased.
 final class RecordDecoderBox<Record: FetchableRecord> {
-  let reuse: RecordDecoderReuse
-  let decode: (Row) throws -> Record
-
-  init() {
-    let reuse = RecordDecoderReuse(recordType: Record.self)
-    self.reuse = reuse
-    decode = RecordCursor<Record>.decoder(reuse: reuse)
-  }
+  let decode = RecordCursor<Record>.decoder()
 }
 
 extension FetchableRecord where Self: TableRecord {
@@ -67,7 +60,7 @@ extension FetchableRecord where Self: TableRecord {
     } else {
       statement = try db.fetchStatement(sql: sql)
       box = RecordDecoderBox()
-      row = statement.makeFirstRow()
+      row = Row(statement: statement)
       lookup.statement = statement
       lookup.statementGeneration = db.statementCacheGeneration
       lookup.decoder = box

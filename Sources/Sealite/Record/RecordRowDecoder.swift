@@ -191,14 +191,6 @@ final class RecordDecoderReuse {
     return Unmanaged.passUnretained(fresh)
   }
 
-  /// Lets the last row go (and the cursor it keeps alive, whose statement
-  /// stays busy until then), keeping what the column cache learned.
-  func forgetRow() {
-    decoder?.releaseCachedContainer()
-    decoder = nil
-    unmanagedDecoder = nil
-  }
-
   /// `decoder`, read without a retain.
   @exclusivity(unchecked) private var unmanagedDecoder: Unmanaged<RecordRowDecoder>?
 
