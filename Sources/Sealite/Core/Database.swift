@@ -53,8 +53,10 @@ public final class Database {
   /// queue): transaction observers then hear of nothing.
   var isQueryOnly = false
   /// The state the layers above Core keep on this connection (see
-  /// ``ConnectionState``).
-  var connectionStates = ConnectionStates()
+  /// ``ConnectionState``). Unchecked exclusivity: the connection serves one
+  /// access at a time, and the states are looked up several times per record
+  /// written, where a runtime access check costs as much as the lookup.
+  @exclusivity(unchecked) var connectionStates = ConnectionStates()
   /// The cancellation of the `async` access running on this connection, if any.
   var taskCancellation: TaskCancellation?
   /// The statements of this connection alive, for the close-time check of

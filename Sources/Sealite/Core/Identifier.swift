@@ -7,7 +7,14 @@
 extension String {
   /// True if both strings name the same schema object, as SQLite compares names.
   func sameName(as other: String) -> Bool {
-    utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { $0.asciiFolded == $1.asciiFolded }
+    // Names are most often compared with their own spelling (a record's
+    // column with the same column of its statement): identical string bits
+    // are identical bytes (a small string holds its bytes in them, a large one
+    // points to its storage). Not `==`, which takes canonically equivalent
+    // strings for equal.
+    unsafeBitCast(self, to: (UInt64, UInt64).self) == unsafeBitCast(other, to: (UInt64, UInt64).self)
+      || (utf8.count == other.utf8.count
+        && zip(utf8, other.utf8).allSatisfy { $0.asciiFolded == $1.asciiFolded })
   }
 
   /// The name with its ASCII letters lowercased: equal keys for the names

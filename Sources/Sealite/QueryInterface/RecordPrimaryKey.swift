@@ -11,15 +11,35 @@ struct RecordPrimaryKey: Sendable {
   var isHiddenRowID: Bool { columns == ["rowid"] && !isWithoutRowID }
 }
 
+/// The primary keys `recordPrimaryKey` found, by table name as spelled.
+/// Unchecked exclusivity: one connection's state, used by one access at a time.
+final class RecordPrimaryKeyCache: ConnectionState {
+  @exclusivity(unchecked) var primaryKeys = LastHitDictionary<String, RecordPrimaryKey>()
+
+  static func make(for db: Database) -> RecordPrimaryKeyCache { RecordPrimaryKeyCache() }
+
+  func schemaDidChange() { primaryKeys.removeAll() }
+}
+
 extension Database {
   /// The primary key of `tableName`, from the schema layer's cached
   /// introspection. A single `INTEGER PRIMARY KEY` of a `WITHOUT ROWID` table
   /// is not a rowid.
+  ///
+  /// Remembered per connection until the schema changes: records and
+  /// requests ask for the key of one table again and again (each save, each
+  /// lookup by key), and the schema layer's cache looks facts up by a folded
+  /// name through a key path.
   func recordPrimaryKey(_ tableName: String) throws -> RecordPrimaryKey {
+    validateSchemaFacts()
+    let cache = state(for: RecordPrimaryKeyCache.self)
+    if let primaryKey = cache.primaryKeys.value(for: tableName) { return primaryKey }
     let info = try primaryKey(tableName)
-    return RecordPrimaryKey(
+    let primaryKey = RecordPrimaryKey(
       columns: info.columns, rowIDColumn: info.tableHasRowID ? info.rowIDColumn : nil,
       isWithoutRowID: !info.tableHasRowID)
+    cache.primaryKeys.set(primaryKey, for: tableName)
+    return primaryKey
   }
 
   /// The number of columns of a table (what `table.*` selects).

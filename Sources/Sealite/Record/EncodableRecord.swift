@@ -116,14 +116,19 @@ extension DatabaseValue {
 extension EncodableRecord where Self: Encodable {
   /// Encodes the record's coding keys into columns.
   public func encode(to container: inout PersistenceContainer) throws {
-    let encoder = RecordEncoder(recordType: Self.self, container: container)
+    let encoder = RecordEncoder.take(recordType: Self.self, container: container)
     if container.isEmpty {
       // The encoder takes the (reserved) arrays over and fills them in place,
       // instead of copying them at the first column. A failure leaves an empty
       // container, as it found it.
       container = PersistenceContainer(reservingCapacity: 0)
     }
-    try encode(to: encoder)
-    container = encoder.container
+    do {
+      try encode(to: encoder)
+    } catch {
+      _ = encoder.giveBack()
+      throw error
+    }
+    container = encoder.giveBack()
   }
 }

@@ -73,7 +73,7 @@ extension MutablePersistableRecord {
     let key = RecordStatementKey(
       table: Self.databaseTableName, columns: columns, resolution: resolution.rawValue)
     let cache = db.recordStatements
-    if returning == nil, let cached = cache.insertStatements[key] {
+    if returning == nil, let cached = cache.insertStatements.value(for: key) {
       return (cached.statement, cached.primaryKey, StatementArguments())
     }
     let table = Self.databaseTableName.quotedDatabaseIdentifier
@@ -93,7 +93,7 @@ extension MutablePersistableRecord {
     }
     let statement = try db.cachedStatement(sql: sql)
     let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
-    if returning == nil { cache.insertStatements[key] = (statement, primaryKey) }
+    if returning == nil { cache.insertStatements.set((statement, primaryKey), for: key) }
     return (statement, primaryKey, returningArguments)
   }
 
@@ -138,7 +138,7 @@ extension MutablePersistableRecord {
       table: Self.databaseTableName, recordColumns: container.columns, columns: columns,
       resolution: resolution.rawValue)
     let cache = db.recordStatements
-    if let cached = cache.updateStatements[key] { return cached }
+    if let cached = cache.updateStatements.value(for: key) { return cached }
     let keyColumns = try db.recordPrimaryKey(Self.databaseTableName).columns
     let keyNames = Set(keyColumns.map { $0.nameKey })
     let wanted = Set(columns.map { $0.nameKey })
@@ -157,7 +157,7 @@ extension MutablePersistableRecord {
     let update = RecordUpdateStatement(
       statement: try db.cachedStatement(sql: sql),
       valueIndexes: (updated + keyColumns).map { container.index(of: $0) }, keyCount: keyColumns.count)
-    cache.updateStatements[key] = update
+    cache.updateStatements.set(update, for: key)
     return update
   }
 }

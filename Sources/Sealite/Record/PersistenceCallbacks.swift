@@ -33,13 +33,14 @@ struct SaveOutcome {
   var row: Row?
   var ignored: Bool
 
-  init(_ outcome: InsertOutcome) {
+  // Consuming: the outcome's container and row move over, uncopied.
+  init(_ outcome: consuming InsertOutcome) {
     success = PersistenceSuccess(persistenceContainer: outcome.success.persistenceContainer)
     row = outcome.row
     ignored = outcome.ignored
   }
 
-  init(_ outcome: UpdateOutcome) {
+  init(_ outcome: consuming UpdateOutcome) {
     success = outcome.success
     row = outcome.row
     ignored = false
@@ -59,11 +60,12 @@ extension MutablePersistableRecord {
   /// `willSave`, then `aroundSave` around `action`, then `didSave`.
   func withSaveCallbacks(_ db: Database, _ action: () throws -> SaveOutcome) throws -> SaveOutcome {
     try willSave(db)
+    // The outcome is stored where it is kept, and only its success is copied
+    // for the callback.
     var outcome: SaveOutcome?
     try aroundSave(db) {
-      let result = try action()
-      outcome = result
-      return result.success
+      outcome = try action()
+      return outcome.unsafelyUnwrapped.success
     }
     guard let outcome else { throw persistenceCallbackMisuse("aroundSave") }
     if !outcome.ignored { didSave(outcome.success) }
@@ -79,9 +81,8 @@ extension MutablePersistableRecord {
     var outcome: InsertOutcome?
     let record = self
     try aroundInsert(db) {
-      let result = try action(record)
-      outcome = result
-      return result.success
+      outcome = try action(record)
+      return outcome.unsafelyUnwrapped.success
     }
     guard let outcome else { throw persistenceCallbackMisuse("aroundInsert") }
     if !outcome.ignored { didInsert(outcome.success) }
@@ -95,9 +96,8 @@ extension MutablePersistableRecord {
     try willUpdate(db, columns: columns)
     var outcome: UpdateOutcome?
     try aroundUpdate(db, columns: columns) {
-      let result = try action()
-      outcome = result
-      return result.success
+      outcome = try action()
+      return outcome.unsafelyUnwrapped.success
     }
     guard let outcome else { throw persistenceCallbackMisuse("aroundUpdate") }
     didUpdate(outcome.success)

@@ -3,21 +3,44 @@ import Foundation
 /// The Encoder that writes an Encodable record into a ``PersistenceContainer``.
 final class RecordEncoder: Encoder {
   let recordType: any EncodableRecord.Type
+  /// `recordType`, as the thread's kept encoder is matched against.
+  let recordTypeID: ObjectIdentifier
+  /// The record type's column strategy, read once per record, not per column.
+  let columnStrategy: DatabaseColumnEncodingStrategy
   /// The columns written so far. Unchecked exclusivity: one encoding uses the
   /// encoder at a time, and a runtime access check on each column would cost
   /// more than writing it.
   @exclusivity(unchecked) var container: PersistenceContainer
   var codingPath: [any CodingKey] = []
   var userInfo: [CodingUserInfoKey: Any] { recordType.databaseEncodingUserInfo }
+  /// Whether the encoder keeps its keyed container from one record to the
+  /// next (an encoder a thread keeps: see RecordEncoder+Reuse.swift).
+  private let keepsContainer: Bool
+  /// The container of the last `container(keyedBy:)` call, kept by an
+  /// encoder a thread keeps: see `releaseCachedContainer()`.
+  @exclusivity(unchecked) private var keptContainer = KeptKeyedContainer()
 
   /// An encoder that adds the record's columns to `container`.
-  init(recordType: any EncodableRecord.Type, container: PersistenceContainer) {
+  init(recordType: any EncodableRecord.Type, container: PersistenceContainer, keepsContainer: Bool = false) {
     self.recordType = recordType
+    self.recordTypeID = ObjectIdentifier(recordType)
+    self.columnStrategy = recordType.databaseColumnEncodingStrategy
     self.container = container
+    self.keepsContainer = keepsContainer
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    KeyedEncodingContainer(RecordKeyedEncodingContainer<Key>(encoder: self))
+    if let kept = keptContainer.container(for: Key.self, as: KeyedEncodingContainer<Key>.self) {
+      return kept
+    }
+    let container = KeyedEncodingContainer(RecordKeyedEncodingContainer<Key>(encoder: self))
+    if keepsContainer { keptContainer.keep(container, for: Key.self) }
+    return container
+  }
+
+  /// Breaks the cycle between this encoder and its kept container.
+  func releaseCachedContainer() {
+    keptContainer.removeAll()
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -32,7 +55,7 @@ final class RecordEncoder: Encoder {
   }
 
   func column(for key: some CodingKey) -> String {
-    recordType.databaseColumnEncodingStrategy.columnName(for: key)
+    columnStrategy.columnName(for: key)
   }
 
   func set(_ value: DatabaseValue, forKey key: some CodingKey) {

@@ -35,24 +35,17 @@ final class RecordRowDecoder: Decoder {
   /// Whether a cursor reuses this decoder for each of its rows (its live row is
   /// the same object at each step): the keyed container is then kept too.
   @exclusivity(unchecked) var isReused = false
-  // The container of the last `container(keyedBy:)` call, and its key type: a
-  // reused decoder hands the same one out again, without allocating a container
-  // and looking up its generic metadata for each row. The container refers to
-  // this decoder: whoever reuses the decoder calls `releaseCachedContainer()`.
-  @exclusivity(unchecked) private var cachedContainer: AnyObject?
-  @exclusivity(unchecked) private var cachedKeyType: ObjectIdentifier?
+  /// The container of the last `container(keyedBy:)` call, kept by a reused
+  /// decoder: whoever reuses the decoder calls `releaseCachedContainer()`.
+  @exclusivity(unchecked) private var keptContainer = KeptKeyedContainer()
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    assert(cachedContainer == nil || isReused, "only a reused decoder keeps its container")
-    if let cachedContainer, cachedKeyType == ObjectIdentifier(Key.self) {
-      // The key type matches, so this is the box that stored this very type.
-      return unsafeDowncast(cachedContainer, to: KeyedContainerBox<Key>.self).container
+    assert(keptContainer.isEmpty || isReused, "only a reused decoder keeps its container")
+    if let kept = keptContainer.container(for: Key.self, as: KeyedDecodingContainer<Key>.self) {
+      return kept
     }
     let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(decoder: self))
-    if isReused {
-      cachedContainer = KeyedContainerBox(container)
-      cachedKeyType = ObjectIdentifier(Key.self)
-    }
+    if isReused { keptContainer.keep(container, for: Key.self) }
     return container
   }
 
@@ -60,8 +53,7 @@ final class RecordRowDecoder: Decoder {
   /// a decoder a record kept (and calls again) no longer keeps containers, so
   /// nothing would break the cycle again.
   func releaseCachedContainer() {
-    cachedContainer = nil
-    cachedKeyType = nil
+    keptContainer.removeAll()
     isReused = false
   }
 
@@ -146,12 +138,6 @@ struct RowSingleValueDecodingContainer: SingleValueDecodingContainer {
       from: RecordRowDecoder(
         row: decoder.row, recordType: decoder.recordType, columnCache: nil, codingPath: codingPath))
   }
-}
-
-/// A keyed container kept by a reused ``RecordRowDecoder``.
-private final class KeyedContainerBox<Key: CodingKey> {
-  let container: KeyedDecodingContainer<Key>
-  init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
 }
 
 /// Hands the same ``RecordRowDecoder`` out for each row of a cursor whose rows

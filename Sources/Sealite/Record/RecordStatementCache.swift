@@ -2,20 +2,25 @@
 /// schema changes: building the SQL of an INSERT, UPDATE, upsert or
 /// primary-key lookup through the query interface costs more than running it,
 /// and so do the schema queries behind them.
+///
+/// Unchecked exclusivity on the dictionaries: the cache belongs to one
+/// connection, used by one access at a time, and a runtime check on each
+/// record written would cost more than finding its statement.
 final class RecordStatementCache: ConnectionState {
   /// INSERT statements by table, columns and conflict resolution, with the
   /// table's primary key.
-  var insertStatements: [RecordStatementKey: (statement: Statement, primaryKey: RecordPrimaryKey)] = [:]
+  @exclusivity(unchecked) var insertStatements =
+    LastHitDictionary<RecordStatementKey, (statement: Statement, primaryKey: RecordPrimaryKey)>()
   /// UPDATE statements by table, record columns, updated columns and
   /// conflict resolution.
-  var updateStatements: [RecordUpdateKey: RecordUpdateStatement] = [:]
+  @exclusivity(unchecked) var updateStatements = LastHitDictionary<RecordUpdateKey, RecordUpdateStatement>()
   /// Upsert statements by table, record columns, conflict target, strategy
   /// and RETURNING clause.
-  var upsertStatements: [RecordUpsertKey: RecordUpsertStatement] = [:]
+  @exclusivity(unchecked) var upsertStatements = LastHitDictionary<RecordUpsertKey, RecordUpsertStatement>()
   /// The SQL of primary-key lookups by record type.
   var primaryKeyLookups: [ObjectIdentifier: PrimaryKeyLookupSQL] = [:]
   /// The names of each table's columns, as the schema spells them.
-  var columnNames: [String: Set<String>] = [:]
+  @exclusivity(unchecked) var columnNames = LastHitDictionary<String, Set<String>>()
   /// Whether each table has triggers (RETURNING misses what they write).
   var hasTriggers: [String: Bool] = [:]
 
@@ -138,9 +143,9 @@ extension Database {
   /// per connection until the schema changes.
   func recordColumnNames(_ tableName: String) throws -> Set<String> {
     let cache = recordStatements
-    if let names = cache.columnNames[tableName] { return names }
+    if let names = cache.columnNames.value(for: tableName) { return names }
     let names = Set(try columns(in: tableName).map { $0.name })
-    cache.columnNames[tableName] = names
+    cache.columnNames.set(names, for: tableName)
     return names
   }
 

@@ -167,7 +167,7 @@ extension MutablePersistableRecord {
       strategy: plan.strategy, returning: returning)
     let isCacheable = plan.userAssignments.isEmpty
     let cache = db.recordStatements
-    if isCacheable, let cached = cache.upsertStatements[key] {
+    if isCacheable, let cached = cache.upsertStatements.value(for: key) {
       return RecordUpsertStatement(
         statement: cached.statement, primaryKey: cached.primaryKey, returningArguments: returningArguments,
         returnsRowID: cached.returnsRowID)
@@ -207,7 +207,7 @@ extension MutablePersistableRecord {
     let upsert = RecordUpsertStatement(
       statement: try db.cachedStatement(sql: sql), primaryKey: primaryKey,
       returningArguments: assignmentArguments + returningArguments, returnsRowID: returnsRowID)
-    if isCacheable { cache.upsertStatements[key] = upsert }
+    if isCacheable { cache.upsertStatements.set(upsert, for: key) }
     return upsert
   }
 

@@ -94,6 +94,36 @@ struct RecordStatementCacheTests {
     }
   }
 
+  @Test("a primary key another connection changed: save, exists, delete and fetchOne(key:) use the new key")
+  func primaryKeyChangedByAnotherConnection() throws {
+    let directory = TemporaryDirectory()
+    let pool = try DatabasePool(path: directory.path(), configuration: rawKeyConfiguration())
+    try pool.write { db in
+      try makeCounterTable(db)
+      try Counter(id: 1, name: "a", hits: 1).save(db)
+      try Counter(id: 1, name: "a", hits: 2).save(db)
+      #expect(try Counter(id: 1, name: "z", hits: 0).exists(db))
+    }
+    let other = try DatabaseQueue(path: directory.path(), configuration: rawKeyConfiguration())
+    try other.write { db in
+      try db.execute(sql: "DROP TABLE counter")
+      try db.execute(
+        sql: "CREATE TABLE counter (id INTEGER NOT NULL, name TEXT PRIMARY KEY, hits INTEGER NOT NULL)")
+      try db.execute(sql: "INSERT INTO counter VALUES (5, 'a', 0)")
+    }
+    try other.close()
+    try pool.write { db in
+      // The key is now the name: this save updates the row named "a".
+      try Counter(id: 6, name: "a", hits: 1).save(db)
+      #expect(try Counter.fetchAll(db) == [Counter(id: 6, name: "a", hits: 1)])
+      #expect(try Counter.fetchOne(db, key: "a") == Counter(id: 6, name: "a", hits: 1))
+      #expect(try Counter(id: 99, name: "a", hits: 0).exists(db))
+      #expect(try !Counter(id: 6, name: "b", hits: 0).exists(db))
+      #expect(try Counter(id: 99, name: "a", hits: 0).delete(db))
+      #expect(try Counter.fetchCount(db) == 0)
+    }
+  }
+
   @Test("a trigger created by another connection is seen by the next upsertAndFetch of a pool's writer")
   func triggerFromAnotherConnection() throws {
     guard SQLiteFeatures.linked.supports(.returning) else { return }

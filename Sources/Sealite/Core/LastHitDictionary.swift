@@ -1,0 +1,38 @@
+/// A dictionary that remembers the last key it found. A loop that looks one
+/// key up again and again (a record type inserting or updating row after
+/// row) compares the key with the last one, a few words for keys of small
+/// strings, instead of hashing it.
+struct LastHitDictionary<Key: Hashable, Value> {
+  /// The last hit, in a box: checking it reads the key in place and retains
+  /// one reference, instead of copying every reference of the key and value.
+  private final class Hit {
+    let key: Key
+    let value: Value
+    init(key: Key, value: Value) {
+      self.key = key
+      self.value = value
+    }
+  }
+
+  private var storage: [Key: Value] = [:]
+  private var last: Hit?
+
+  /// The value of `key`; a hit in the dictionary becomes the last hit.
+  mutating func value(for key: Key) -> Value? {
+    if let last, last.key == key { return last.value }
+    guard let value = storage[key] else { return nil }
+    last = Hit(key: key, value: value)
+    return value
+  }
+
+  /// Stores `value` for `key`, as the last hit.
+  mutating func set(_ value: Value, for key: Key) {
+    storage[key] = value
+    last = Hit(key: key, value: value)
+  }
+
+  mutating func removeAll() {
+    storage.removeAll()
+    last = nil
+  }
+}

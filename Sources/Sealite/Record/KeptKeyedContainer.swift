@@ -1,0 +1,35 @@
+/// The keyed container a reused encoder or decoder handed out last, and its
+/// key type: handed out again for the next record of that type, without
+/// allocating a container and looking up its generic metadata each time.
+/// The container refers to its encoder or decoder, which keeps it: whoever
+/// drops such an encoder or decoder calls `removeAll()` to break the cycle.
+struct KeptKeyedContainer {
+  private final class Box<Container> {
+    let container: Container
+    init(_ container: Container) { self.container = container }
+  }
+
+  private var box: AnyObject?
+  private var keyType: ObjectIdentifier?
+
+  var isEmpty: Bool { box == nil }
+
+  /// The kept container of the key type `Key`, if it is the one kept.
+  @inline(__always)
+  func container<Key: CodingKey, Container>(for key: Key.Type, as type: Container.Type) -> Container? {
+    guard let box, keyType == ObjectIdentifier(Key.self) else { return nil }
+    // The key type matches, so this is the box that stored this very type.
+    return unsafeDowncast(box, to: Box<Container>.self).container
+  }
+
+  @inline(__always)
+  mutating func keep<Key: CodingKey, Container>(_ container: Container, for key: Key.Type) {
+    box = Box(container)
+    keyType = ObjectIdentifier(Key.self)
+  }
+
+  mutating func removeAll() {
+    box = nil
+    keyType = nil
+  }
+}

@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// Encoding a record allocates an encoder, and `container(keyedBy:)` a keyed
+// container whose generic metadata the runtime looks up: together more than
+// writing a few columns. Each thread keeps the encoder of the last record
+// type it encoded, with its keyed container, and hands it to the next record
+// of that type. An encoder in use is out of the slot: a record encoded while
+// another one is (a nested record, a record encoded by a callback) gets an
+// encoder of its own.
+extension RecordEncoder {
+  /// This thread's kept encoder, retained by the slot. A pthread key: Swift
+  /// has no thread-local variables, and Foundation's thread dictionary costs
+  /// a dictionary lookup per record. The destructor releases the encoder of a
+  /// thread that ends.
+  private static let slot: pthread_key_t = {
+    var key = pthread_key_t()
+    let code = pthread_key_create(&key) { raw in
+      guard let raw else { return }
+      Unmanaged<RecordEncoder>.fromOpaque(raw).takeRetainedValue().releaseCachedContainer()
+    }
+    precondition(code == 0, "a pthread key for record encoding is available")
+    return key
+  }()
+
+  /// An encoder of `recordType` that starts from `container`: this thread's
+  /// kept encoder when it is of that type, out of the slot until `giveBack()`.
+  static func take(recordType: any EncodableRecord.Type, container: PersistenceContainer) -> RecordEncoder {
+    let slot = RecordEncoder.slot
+    if let raw = pthread_getspecific(slot) {
+      let kept = Unmanaged<RecordEncoder>.fromOpaque(raw)
+      if kept.takeUnretainedValue().recordTypeID == ObjectIdentifier(recordType) {
+        pthread_setspecific(slot, nil)
+        let encoder = kept.takeRetainedValue()
+        encoder.container = container
+        return encoder
+      }
+    }
+    return RecordEncoder(recordType: recordType, container: container, keepsContainer: true)
+  }
+
+  /// The encoded container, moved out, and the encoder back in this thread's
+  /// slot, empty, in place of the one kept there.
+  func giveBack() -> PersistenceContainer {
+    var encoded = PersistenceContainer(reservingCapacity: 0)
+    swap(&encoded, &container)
+    codingPath = []
+    let slot = RecordEncoder.slot
+    if let raw = pthread_getspecific(slot) {
+      Unmanaged<RecordEncoder>.fromOpaque(raw).takeRetainedValue().releaseCachedContainer()
+    }
+    pthread_setspecific(slot, Unmanaged.passRetained(self).toOpaque())
+    return encoded
+  }
+}

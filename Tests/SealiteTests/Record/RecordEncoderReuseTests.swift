@@ -1,0 +1,164 @@
+import Foundation
+import Sealite
+import Testing
+
+// Each thread keeps the encoder of the last record type it encoded, with its
+// keyed container (RecordEncoder+Reuse.swift). These tests check that what a
+// record writes never depends on the records encoded before it.
+
+private struct Note: Codable, PersistableRecord, FetchableRecord, Equatable {
+  static let databaseTableName = "note"
+  var id: Int64
+  var text: String
+}
+
+private struct Tag: Codable, PersistableRecord, FetchableRecord, Equatable {
+  static let databaseTableName = "tag"
+  var id: Int64
+  var label: String
+  var weight: Double?
+}
+
+/// A record whose encoding encodes another record of its own type, while its
+/// own encoder is in use.
+private struct Outline: Encodable, PersistableRecord {
+  static let databaseTableName = "outline"
+  var id: Int64
+  var title: String
+  var child: Int64?
+
+  enum CodingKeys: String, CodingKey { case id, title, child, childColumns }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    if let child {
+      // The nested record's columns, as a column of this one.
+      let nested = try Outline(id: child, title: "child of \(id)", child: nil).databaseDictionary
+      try container.encode(nested.keys.sorted().joined(separator: ","), forKey: .childColumns)
+    } else {
+      try container.encode("", forKey: .childColumns)
+    }
+    try container.encode(title, forKey: .title)
+  }
+}
+
+/// A record that fails to encode when asked to.
+private struct Fragile: Encodable, PersistableRecord {
+  static let databaseTableName = "note"
+  var id: Int64
+  var text: String
+  var fails: Bool
+
+  struct Refused: Error {}
+  enum CodingKeys: String, CodingKey { case id, text }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    if fails { throw Refused() }
+    try container.encode(text, forKey: .text)
+  }
+}
+
+@Suite("A record's columns do not depend on the records encoded before it")
+struct RecordEncoderReuseTests {
+  private func makeQueue() throws -> DatabaseQueue {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { (db: Database) throws in
+      try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT)")
+      try db.execute(sql: "CREATE TABLE tag (id INTEGER PRIMARY KEY, label TEXT NOT NULL, weight REAL)")
+      try db.execute(
+        sql:
+          "CREATE TABLE outline (id INTEGER PRIMARY KEY, title TEXT NOT NULL, child INTEGER, childColumns TEXT)"
+      )
+    }
+    return dbQueue
+  }
+
+  @Test("Records of two types, encoded in turn, write their own columns")
+  func interleavedTypes() throws {
+    let dbQueue = try makeQueue()
+    try dbQueue.write { (db: Database) throws in
+      for id in Int64(1)...20 {
+        try Note(id: id, text: "note \(id)").insert(db)
+        try Tag(id: id, label: "tag \(id)", weight: id.isMultiple(of: 2) ? nil : Double(id)).insert(db)
+      }
+      #expect(try Note.databaseDictionaryKeys() == ["id", "text"])
+      #expect(
+        try Tag(id: 1, label: "x", weight: nil).databaseDictionary.keys.sorted() == ["id", "label", "weight"])
+      #expect(try Note.fetchAll(db) == (Int64(1)...20).map { Note(id: $0, text: "note \($0)") })
+      let tags = try Tag.fetchAll(db)
+      #expect(
+        tags
+          == (Int64(1)...20).map {
+            Tag(id: $0, label: "tag \($0)", weight: $0.isMultiple(of: 2) ? nil : Double($0))
+          })
+    }
+  }
+
+  @Test("A record encoded while another of its type is being encoded gets its own encoder")
+  func nestedEncodingOfTheSameType() throws {
+    let dbQueue = try makeQueue()
+    try dbQueue.write { (db: Database) throws in
+      try Outline(id: 1, title: "root", child: 2).insert(db)
+      try Outline(id: 3, title: "leaf", child: nil).insert(db)
+      let rows = try Row.fetchAll(db, sql: "SELECT id, title, child, childColumns FROM outline ORDER BY id")
+      #expect(rows.count == 2)
+      #expect(rows[0]["title"] == "root")
+      // The nested record's encoding saw only its own columns…
+      #expect(rows[0]["childColumns"] == "childColumns,id,title")
+      #expect(rows[1]["title"] == "leaf")
+      #expect(rows[1]["childColumns"] == "")
+    }
+    // …and the outer one kept all of its own.
+    #expect(
+      try Outline(id: 1, title: "root", child: 2).databaseDictionary.keys.sorted() == [
+        "childColumns", "id", "title",
+      ])
+  }
+
+  @Test("A record that fails to encode leaves nothing for the next one")
+  func failureLeavesNothingBehind() throws {
+    let dbQueue = try makeQueue()
+    try dbQueue.write { (db: Database) throws in
+      #expect(throws: Fragile.Refused.self) { try Fragile(id: 1, text: "lost", fails: true).insert(db) }
+      try Fragile(id: 2, text: "kept", fails: false).insert(db)
+      #expect(
+        try Fragile(id: 3, text: "third", fails: false).databaseDictionary.keys.sorted() == ["id", "text"])
+      #expect(try Note.fetchAll(db) == [Note(id: 2, text: "kept")])
+    }
+  }
+
+  @Test("Records encoded on many threads at once each write their own values")
+  func concurrentThreads() async throws {
+    let results = try await withThrowingTaskGroup(of: Bool.self) { group in
+      for task in 0..<8 {
+        group.addTask {
+          for index in 0..<500 {
+            let id = Int64(task * 1_000 + index)
+            let values =
+              try
+              (index.isMultiple(of: 2)
+              ? Note(id: id, text: "n\(id)").databaseDictionary
+              : Tag(id: id, label: "t\(id)", weight: 0.5).databaseDictionary)
+            let expected: [String: DatabaseValue] =
+              index.isMultiple(of: 2)
+              ? ["id": id.databaseValue, "text": "n\(id)".databaseValue]
+              : ["id": id.databaseValue, "label": "t\(id)".databaseValue, "weight": 0.5.databaseValue]
+            if values != expected { return false }
+          }
+          return true
+        }
+      }
+      return try await group.reduce(into: [Bool]()) { $0.append($1) }
+    }
+    #expect(results == Array(repeating: true, count: 8))
+  }
+}
+
+extension Note {
+  fileprivate static func databaseDictionaryKeys() throws -> [String] {
+    try Note(id: 0, text: "").databaseDictionary.keys.sorted()
+  }
+}
