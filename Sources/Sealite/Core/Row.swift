@@ -111,7 +111,7 @@ public final class Row: @unchecked Sendable {
 
   /// Creates an empty row.
   public convenience init() {
-    self.init(layout: RowLayout(names: []), values: [])
+    self.init(layout: RowLayout.empty, values: [])
   }
 
   /// Creates a row from a dictionary. Columns are ordered by name.

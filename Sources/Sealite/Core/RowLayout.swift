@@ -12,6 +12,10 @@ final class RowLayout: Sendable {
   /// holds the flag so that rows stay five words.
   let isFetched: Bool
 
+  /// The layout of rows without columns, shared: `Row()` is made where a
+  /// method has no row to return (an upsert asked for its rowid only).
+  static let empty = RowLayout(names: [])
+
   init(names: [String], isFetched: Bool = false) {
     self.names = names
     self.isFetched = isFetched

@@ -211,12 +211,9 @@ public final class Statement {
     try database.didExecute(self, context: context)
   }
 
-  /// Runs the statement with one value per parameter, in order, without the
-  /// checks of `execute(arguments:)`: for statements Sealite generated itself.
-  func executeBinding(_ values: [DatabaseValue]) throws {
-    guard let database else {
-      throw DatabaseError.misuse("the database of this statement is closed", sql: sql)
-    }
+  /// Binds one value per parameter, in order, without the checks of
+  /// ``setArguments(_:)``: for statements Sealite generated itself.
+  func bindInOrder(_ values: [DatabaseValue]) throws {
     sqlite3_reset(sqliteStatement)
     for (offset, value) in values.enumerated() {
       let code = value.bind(to: sqliteStatement, at: CInt(offset + 1))
@@ -225,6 +222,15 @@ public final class Statement {
     var arguments = StatementArguments()
     arguments.values = values
     boundArguments = .converted(arguments)
+  }
+
+  /// Runs the statement with one value per parameter, in order, without the
+  /// checks of `execute(arguments:)`: for statements Sealite generated itself.
+  func executeBinding(_ values: [DatabaseValue]) throws {
+    guard let database else {
+      throw DatabaseError.misuse("the database of this statement is closed", sql: sql)
+    }
+    try bindInOrder(values)
     let context = try database.willExecute(self)
     let code = sqlite3_step(sqliteStatement)
     if code != SQLITE_DONE && code != SQLITE_ROW {

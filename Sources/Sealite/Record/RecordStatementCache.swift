@@ -22,7 +22,7 @@ final class RecordStatementCache: ConnectionState {
   /// The names of each table's columns, as the schema spells them.
   @exclusivity(unchecked) var columnNames = LastHitDictionary<String, Set<String>>()
   /// Whether each table has triggers (RETURNING misses what they write).
-  var hasTriggers: [String: Bool] = [:]
+  @exclusivity(unchecked) var hasTriggers = LastHitDictionary<String, Bool>()
 
   static func make(for db: Database) -> RecordStatementCache { RecordStatementCache() }
 
@@ -126,6 +126,22 @@ struct RecordUpsertStatement {
   let returningArguments: [DatabaseValue]
   /// Whether RETURNING ends with the rowid (not for WITHOUT ROWID tables).
   let returnsRowID: Bool
+  /// The layout of the returned rows without that rowid, made at the first
+  /// one and kept with the statement.
+  var selectionLayouts = SelectionLayoutBox()
+
+  /// The layout of `row`'s columns but the last (the rowid).
+  func selectionLayout(of row: Row) -> RowLayout {
+    if let layout = selectionLayouts.layout { return layout }
+    let layout = RowLayout(names: Array(row.columnNames.dropLast()), isFetched: true)
+    selectionLayouts.layout = layout
+    return layout
+  }
+}
+
+/// Where a cached upsert statement keeps the layout of its returned rows.
+final class SelectionLayoutBox {
+  var layout: RowLayout?
 }
 
 extension Database {
@@ -153,9 +169,9 @@ extension Database {
   /// schema changes.
   func recordTableHasTriggers(_ tableName: String) throws -> Bool {
     let cache = recordStatements
-    if let hasTriggers = cache.hasTriggers[tableName] { return hasTriggers }
+    if let hasTriggers = cache.hasTriggers.value(for: tableName) { return hasTriggers }
     let hasTriggers = try tableHasTriggers(tableName)
-    cache.hasTriggers[tableName] = hasTriggers
+    cache.hasTriggers.set(hasTriggers, for: tableName)
     return hasTriggers
   }
 

@@ -121,30 +121,39 @@ extension MutablePersistableRecord {
     _ db: Database, container: PersistenceContainer, plan: UpsertPlan, selection: [any SQLSelectable]
   ) throws -> (InsertionSuccess, Row) {
     let upsert = try upsertStatement(db, container: container, plan: plan, selection: selection)
-    var arguments = StatementArguments()
-    arguments.values = container.values + upsert.returningArguments
+    // The record's values, then those the RETURNING clause binds. The
+    // statement runs to its one row without a cursor: the upsert is done at
+    // the first step, and the run ends as a dropped cursor's would.
+    try upsert.statement.bindInOrder(
+      upsert.returningArguments.isEmpty ? container.values : container.values + upsert.returningArguments)
     let primaryKey = upsert.primaryKey
     var row = Row()
     var rowID: Int64
     if selection.isEmpty && upsert.returnsRowID {
       // `upsert(_:)`: only the rowid comes back.
-      guard let returned = try Int64.fetchOne(upsert.statement, arguments: arguments) else {
+      guard let returned = try upsert.statement.withFirstRow({ try $0.decode(Int64.self, atIndex: 0) }) else {
         throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
       }
       rowID = returned
     } else {
-      guard let fullRow = try Row.fetchOne(upsert.statement, arguments: arguments) else {
+      // The selection's columns, without the rowid that ends RETURNING:
+      // copied from the statement into a row of the statement's layout.
+      let returned = try upsert.statement.withFirstRow { live -> (Row, Int64?) in
+        guard upsert.returnsRowID else { return (live.copy(), nil) }
+        let count = live.count - 1
+        var values = ContiguousArray<DatabaseValue>()
+        values.reserveCapacity(count)
+        for index in 0..<count { values.append(live.databaseValue(atUncheckedIndex: index)) }
+        return (
+          Row(layout: upsert.selectionLayout(of: live), values: values),
+          try live.decode(Int64.self, atIndex: count)
+        )
+      }
+      guard let returned else {
         throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
       }
-      row = fullRow
-      if upsert.returnsRowID {
-        rowID = try fullRow.decode(Int64.self, atIndex: fullRow.count - 1)
-        row = Row(
-          layout: RowLayout(names: Array(fullRow.columnNames.dropLast()), isFetched: true),
-          values: ContiguousArray(fullRow.databaseValues.dropLast()))
-      } else {
-        rowID = Self.integerKey(primaryKey, container) ?? db.lastInsertedRowID
-      }
+      row = returned.0
+      rowID = try returned.1 ?? Self.integerKey(primaryKey, container) ?? db.lastInsertedRowID
     }
     return (InsertionSuccess(rowID: rowID, primaryKey: primaryKey, container: container), row)
   }
@@ -170,7 +179,7 @@ extension MutablePersistableRecord {
     if isCacheable, let cached = cache.upsertStatements.value(for: key) {
       return RecordUpsertStatement(
         statement: cached.statement, primaryKey: cached.primaryKey, returningArguments: returningArguments,
-        returnsRowID: cached.returnsRowID)
+        returnsRowID: cached.returnsRowID, selectionLayouts: cached.selectionLayouts)
     }
     let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
     let context = SQLGenerationContext(db: db)

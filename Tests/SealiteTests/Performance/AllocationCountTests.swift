@@ -47,7 +47,9 @@ struct AllocationCountTests {
     // keyed container are kept from one record to the next (16 before).
     AllocationLimit(workload: "record-insert", maximum: 14.01),
     AllocationLimit(workload: "record-update", maximum: 19.12),
-    AllocationLimit(workload: "record-upsert", maximum: 41.16),
+    // record.upsert runs its statement to its one row without a cursor, and
+    // returns an empty row without building a layout (41 before).
+    AllocationLimit(workload: "record-upsert", maximum: 37.16),
   ]
 
   // SQLite's own allocations differ from version to version: the limits are

@@ -18,6 +18,21 @@ private func makeCounterTable(_ db: Database) throws {
     sql: "CREATE TABLE counter (id INTEGER PRIMARY KEY, name TEXT NOT NULL, hits INTEGER NOT NULL)")
 }
 
+/// The name and hits of a counter, with the columns of the row it was read from.
+private struct CounterHits: FetchableRecord, TableRecord {
+  static let databaseTableName = "counter"
+  static var databaseSelection: [any SQLSelectable] { [Column("name"), Column("hits")] }
+  var columns: [String]
+  var name: String
+  var hits: Int
+
+  init(row: Row) throws {
+    columns = Array(row.columnNames)
+    name = row["name"]
+    hits = row["hits"]
+  }
+}
+
 @Suite("Record statements built once per connection, and forgotten on schema changes")
 struct RecordStatementCacheTests {
   @Test(
@@ -121,6 +136,34 @@ struct RecordStatementCacheTests {
       #expect(try !Counter(id: 6, name: "b", hits: 0).exists(db))
       #expect(try Counter(id: 99, name: "a", hits: 0).delete(db))
       #expect(try Counter.fetchCount(db) == 0)
+    }
+  }
+
+  @Test(
+    "upsertAndFetch returns the selection's columns, without the rowid RETURNING ends with, call after call")
+  func upsertAndFetchRowsKeepTheirColumns() throws {
+    guard SQLiteFeatures.linked.supports(.returning) else { return }
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in
+      try makeCounterTable(db)
+      for hits in 1...3 {
+        let fetched = try Counter(id: 1, name: "n\(hits)", hits: hits).upsertAndFetch(
+          db, as: CounterHits.self)
+        #expect(fetched.columns == ["name", "hits"])
+        #expect(fetched.name == "n\(hits)" && fetched.hits == hits)
+        #expect(
+          try Counter(id: 2, name: "b", hits: hits).upsertAndFetch(db)
+            == Counter(id: 2, name: "b", hits: hits))
+      }
+      // A new column: the statement and its rows' layout are made again.
+      try db.execute(sql: "ALTER TABLE counter ADD COLUMN note TEXT")
+      let fetched = try Counter(id: 1, name: "again", hits: 9).upsertAndFetch(db, as: CounterHits.self)
+      #expect(fetched.columns == ["name", "hits"])
+      #expect(fetched.name == "again" && fetched.hits == 9)
+      #expect(
+        try Row.fetchAll(db, sql: "SELECT id, name, hits FROM counter ORDER BY id") == [
+          ["id": 1, "name": "again", "hits": 9], ["id": 2, "name": "b", "hits": 3],
+        ])
     }
   }
 
