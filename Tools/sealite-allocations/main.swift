@@ -80,6 +80,11 @@ let workloads: [Workload] = [
       try Item(id: id, name: "renamed", score: 1.5).update(db)
     }
   },
+  Workload(name: "record-save", writes: false) { db, _, count in
+    for id in 1...count {
+      try Item(id: id, name: "saved", score: 3.5).save(db)
+    }
+  },
   Workload(name: "record-upsert", writes: false) { db, _, count in
     for id in 1...count {
       try Item(id: id, name: "upserted", score: 2.5).upsert(db)
