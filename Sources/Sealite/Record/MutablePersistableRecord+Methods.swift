@@ -229,8 +229,13 @@ extension MutablePersistableRecord {
     selection: [any SQLSelectable]?
   ) throws -> SaveOutcome {
     let container = try persistenceContainer()
-    let key = try recordKey(db, container)
-    if key.values.contains(where: { $0.1.map { !$0.isNull } ?? false }) {
+    let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
+    // A record with any non-NULL key value is updated first. The key itself is
+    // built only when the update finds no row, to tell that error apart.
+    let hasKeyValue = primaryKey.columns.contains { column in
+      container.databaseValue(forColumn: column).map { !$0.isNull } ?? false
+    }
+    if hasKeyValue {
       let columns = try tableColumns(db)
       // The update callbacks of a value type can not change it (they are not
       // mutating): its columns are those just encoded. A class may change
@@ -242,8 +247,14 @@ extension MutablePersistableRecord {
             try updateAction(
               db, onConflict: conflictResolution, columns: columns, selection: selection, encoded: encoded)
           })
-      } catch RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key.dictionary) {
-        // No row has the key: insert.
+      } catch let RecordError.recordNotFound(databaseTableName: table, key: missingKey)
+        where table == Self.databaseTableName
+      {
+        // No row has the record's key: insert. Another record's missing row
+        // (a callback that updates another record) is not this one's.
+        guard missingKey == (try recordKey(db, container)).dictionary else {
+          throw RecordError.recordNotFound(databaseTableName: table, key: missingKey)
+        }
       }
     }
     return SaveOutcome(

@@ -204,6 +204,24 @@ struct RecordAroundCallbackTests {
     }
   }
 
+  @Test("save inserts only when its own row is missing, not when its aroundUpdate misses another row")
+  func saveFallbackNeedsItsOwnKey() throws {
+    try DatabaseQueue().write { (db: Database) throws in
+      try db.execute(sql: "CREATE TABLE chained (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+      try db.execute(sql: "INSERT INTO chained VALUES (1, 'first')")
+      do {
+        try ChainedRecord(id: 1, name: "renamed").save(db)
+        Issue.record("save succeeded although the other row is missing")
+      } catch RecordError.recordNotFound(databaseTableName: "chained", key: let key) {
+        #expect(key == ["id": 1001.databaseValue])
+      }
+      #expect(try Int.fetchAll(db, sql: "SELECT id FROM chained ORDER BY id") == [1])
+      // A record whose own row is missing is inserted.
+      try ChainedRecord(id: 2, name: "second", touchesOther: false).save(db)
+      #expect(try Int.fetchAll(db, sql: "SELECT id FROM chained ORDER BY id") == [1, 2])
+    }
+  }
+
   @Test(
     "An around callback that calls its action twice runs the statement twice, as GRDB does; did… runs once")
   func actionCalledTwice() throws {
@@ -218,5 +236,26 @@ struct RecordAroundCallbackTests {
       #expect(record.id == 2)
       #expect(record.calls.didSave == 1)
     }
+  }
+}
+
+/// A record whose update also updates another row of its table, which may be missing.
+private struct ChainedRecord: Codable, PersistableRecord {
+  static let databaseTableName = "chained"
+  var id: Int64
+  var name: String
+  var touchesOther = true
+
+  enum CodingKeys: String, CodingKey { case id, name }
+
+  init(id: Int64, name: String, touchesOther: Bool = true) {
+    self.id = id
+    self.name = name
+    self.touchesOther = touchesOther
+  }
+
+  func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws {
+    _ = try update()
+    if touchesOther { try ChainedRecord(id: id + 1000, name: "other", touchesOther: false).update(db) }
   }
 }
