@@ -32,22 +32,10 @@ final class ItemValuesDecoder: Decoder {
 
   /// The keyed container of the first row, handed out again for every row,
   /// as Sealite's decoder does: no allocation per row.
-  private var cachedContainer: AnyObject?
-  private var cachedKeyType: ObjectIdentifier?
+  private var keptContainer = KeptContainer()
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    if let cachedContainer, cachedKeyType == ObjectIdentifier(Key.self) {
-      return unsafeDowncast(cachedContainer, to: ContainerBox<Key>.self).container
-    }
-    let container = KeyedDecodingContainer(Container<Key>(decoder: self))
-    cachedContainer = ContainerBox(container)
-    cachedKeyType = ObjectIdentifier(Key.self)
-    return container
-  }
-
-  private final class ContainerBox<Key: CodingKey> {
-    let container: KeyedDecodingContainer<Key>
-    init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
+    keptContainer.container(for: Key.self) { KeyedDecodingContainer(Container<Key>(decoder: self)) }
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw unsupported }
@@ -121,26 +109,16 @@ final class ItemBindingEncoder: Encoder {
   var parameter: CInt = 1
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
-  private var cachedContainer: AnyObject?
-  private var cachedKeyType: ObjectIdentifier?
+  /// The keyed container of the first record, handed out again for every
+  /// record, as Sealite's encoder does.
+  private var keptContainer = KeptContainer()
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    if let cachedContainer, cachedKeyType == ObjectIdentifier(Key.self) {
-      return unsafeDowncast(cachedContainer, to: ContainerBox<Key>.self).container
-    }
-    let container = KeyedEncodingContainer(Container<Key>(encoder: self))
-    cachedContainer = ContainerBox(container)
-    cachedKeyType = ObjectIdentifier(Key.self)
-    return container
+    keptContainer.container(for: Key.self) { KeyedEncodingContainer(Container<Key>(encoder: self)) }
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer { fatalError("an Item is a keyed record") }
   func singleValueContainer() -> any SingleValueEncodingContainer { fatalError("an Item is a keyed record") }
-
-  private final class ContainerBox<Key: CodingKey> {
-    let container: KeyedEncodingContainer<Key>
-    init(_ container: KeyedEncodingContainer<Key>) { self.container = container }
-  }
 
   /// Binds each value to the next parameter; an Item has no other type.
   struct Container<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -204,5 +182,30 @@ extension CodableFloor {
       sqlite3_reset(statement.handle)
       guard code == SQLITE_DONE else { throw BenchError("insert failed with code \(code)") }
     }
+  }
+}
+
+/// The keyed container a floor's coder handed out last, by key type: the
+/// bench's copy of Sealite's internal `KeptKeyedContainer`, which it can not
+/// import. The container refers to its coder: a cycle, for the bench's life.
+private struct KeptContainer {
+  private final class Box<Container> {
+    let container: Container
+    init(_ container: Container) { self.container = container }
+  }
+
+  private var box: AnyObject?
+  private var keyType: ObjectIdentifier?
+
+  /// The kept container of the key type `Key`, or the one `make` makes, kept.
+  @inline(__always)
+  mutating func container<Key: CodingKey, Container>(for key: Key.Type, make: () -> Container) -> Container {
+    if let box, keyType == ObjectIdentifier(Key.self) {
+      return unsafeDowncast(box, to: Box<Container>.self).container
+    }
+    let container = make()
+    box = Box(container)
+    keyType = ObjectIdentifier(Key.self)
+    return container
   }
 }

@@ -4,7 +4,19 @@
 // `caseInsensitiveCompare` would take for one. Every comparison of names in
 // Sealite goes through these two.
 
+/// The two words of a string. Two strings with the same words hold the same
+/// bytes (the same small string, or the same storage); equal strings may still
+/// differ in their words, so a miss falls back to a real comparison.
+struct StringBits: Equatable {
+  var first: UInt64
+  var second: UInt64
+}
+
 extension String {
+  /// The string's two words (see ``StringBits``).
+  @inline(__always)
+  var bits: StringBits { unsafeBitCast(self, to: StringBits.self) }
+
   /// True if both strings name the same schema object, as SQLite compares names.
   func sameName(as other: String) -> Bool {
     // Names are most often compared with their own spelling (a record's
@@ -12,7 +24,7 @@ extension String {
     // are identical bytes (a small string holds its bytes in them, a large one
     // points to its storage). Not `==`, which takes canonically equivalent
     // strings for equal.
-    unsafeBitCast(self, to: (UInt64, UInt64).self) == unsafeBitCast(other, to: (UInt64, UInt64).self)
+    bits == other.bits
       || (utf8.count == other.utf8.count
         && zip(utf8, other.utf8).allSatisfy { $0.asciiFolded == $1.asciiFolded })
   }

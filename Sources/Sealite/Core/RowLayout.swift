@@ -28,20 +28,7 @@ final class RowLayout: Sendable {
     }
     self.indexes = indexes
     isCanonical = names.indices.map { indexes[names[$0].nameKey] == $0 }
-    nameBits = names.map(RowLayout.bits)
-  }
-
-  /// The two words of a string. Two strings with the same words are equal (the
-  /// same small string, or the same storage); equal strings may still differ in
-  /// their words, so a miss falls back to a real comparison.
-  @inline(__always)
-  private static func bits(_ string: String) -> StringBits {
-    unsafeBitCast(string, to: StringBits.self)
-  }
-
-  private struct StringBits: Equatable {
-    var first: UInt64
-    var second: UInt64
+    nameBits = names.map(\.bits)
   }
 
   /// The words of each name: a short name (15 UTF-8 bytes at most) is stored in
@@ -69,7 +56,7 @@ final class RowLayout: Sendable {
     // (stored in the string) skip most other names without a full comparison,
     // which is a call when the words differ.
     if names.count <= RowLayout.scanLimit {
-      let bits = RowLayout.bits(name)
+      let bits = name.bits
       for index in nameBits.indices where nameBits[index] == bits {
         if isCanonical[index] { return index }
         break

@@ -14,18 +14,22 @@ struct KeptKeyedContainer {
 
   var isEmpty: Bool { box == nil }
 
-  /// The kept container of the key type `Key`, if it is the one kept.
+  /// The kept container of the key type `Key`, or the one `make` makes,
+  /// kept if `keeping`.
   @inline(__always)
-  func container<Key: CodingKey, Container>(for key: Key.Type, as type: Container.Type) -> Container? {
-    guard let box, keyType == ObjectIdentifier(Key.self) else { return nil }
-    // The key type matches, so this is the box that stored this very type.
-    return unsafeDowncast(box, to: Box<Container>.self).container
-  }
-
-  @inline(__always)
-  mutating func keep<Key: CodingKey, Container>(_ container: Container, for key: Key.Type) {
-    box = Box(container)
-    keyType = ObjectIdentifier(Key.self)
+  mutating func container<Key: CodingKey, Container>(
+    for key: Key.Type, keeping: Bool, make: () -> Container
+  ) -> Container {
+    if let box, keyType == ObjectIdentifier(Key.self) {
+      // The key type matches, so this is the box that stored this very type.
+      return unsafeDowncast(box, to: Box<Container>.self).container
+    }
+    let container = make()
+    if keeping {
+      box = Box(container)
+      keyType = ObjectIdentifier(Key.self)
+    }
+    return container
   }
 
   mutating func removeAll() {

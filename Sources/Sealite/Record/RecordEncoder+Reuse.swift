@@ -30,14 +30,14 @@ extension RecordEncoder {
     let slot = RecordEncoder.slot
     if let raw = pthread_getspecific(slot) {
       let kept = Unmanaged<RecordEncoder>.fromOpaque(raw)
-      if kept.takeUnretainedValue().recordTypeID == ObjectIdentifier(recordType) {
+      if ObjectIdentifier(kept.takeUnretainedValue().recordType) == ObjectIdentifier(recordType) {
         pthread_setspecific(slot, nil)
         let encoder = kept.takeRetainedValue()
         encoder.container = container
         return encoder
       }
     }
-    return RecordEncoder(recordType: recordType, container: container, keepsContainer: true)
+    return RecordEncoder(recordType: recordType, container: container)
   }
 
   /// The encoded container, moved out, and the encoder back in this thread's

@@ -3,8 +3,6 @@ import Foundation
 /// The Encoder that writes an Encodable record into a ``PersistenceContainer``.
 final class RecordEncoder: Encoder {
   let recordType: any EncodableRecord.Type
-  /// `recordType`, as the thread's kept encoder is matched against.
-  let recordTypeID: ObjectIdentifier
   /// The record type's column strategy, read once per record, not per column.
   let columnStrategy: DatabaseColumnEncodingStrategy
   /// The columns written so far. Unchecked exclusivity: one encoding uses the
@@ -13,29 +11,22 @@ final class RecordEncoder: Encoder {
   @exclusivity(unchecked) var container: PersistenceContainer
   var codingPath: [any CodingKey] = []
   var userInfo: [CodingUserInfoKey: Any] { recordType.databaseEncodingUserInfo }
-  /// Whether the encoder keeps its keyed container from one record to the
-  /// next (an encoder a thread keeps: see RecordEncoder+Reuse.swift).
-  private let keepsContainer: Bool
-  /// The container of the last `container(keyedBy:)` call, kept by an
-  /// encoder a thread keeps: see `releaseCachedContainer()`.
+  /// The container of the last `container(keyedBy:)` call, kept from one
+  /// record to the next (each thread keeps its encoder: see
+  /// RecordEncoder+Reuse.swift, and `releaseCachedContainer()`).
   @exclusivity(unchecked) private var keptContainer = KeptKeyedContainer()
 
   /// An encoder that adds the record's columns to `container`.
-  init(recordType: any EncodableRecord.Type, container: PersistenceContainer, keepsContainer: Bool = false) {
+  init(recordType: any EncodableRecord.Type, container: PersistenceContainer) {
     self.recordType = recordType
-    self.recordTypeID = ObjectIdentifier(recordType)
     self.columnStrategy = recordType.databaseColumnEncodingStrategy
     self.container = container
-    self.keepsContainer = keepsContainer
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    if let kept = keptContainer.container(for: Key.self, as: KeyedEncodingContainer<Key>.self) {
-      return kept
+    keptContainer.container(for: Key.self, keeping: true) {
+      KeyedEncodingContainer(RecordKeyedEncodingContainer<Key>(encoder: self))
     }
-    let container = KeyedEncodingContainer(RecordKeyedEncodingContainer<Key>(encoder: self))
-    if keepsContainer { keptContainer.keep(container, for: Key.self) }
-    return container
   }
 
   /// Breaks the cycle between this encoder and its kept container.

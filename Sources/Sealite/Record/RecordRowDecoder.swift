@@ -41,12 +41,9 @@ final class RecordRowDecoder: Decoder {
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     assert(keptContainer.isEmpty || isReused, "only a reused decoder keeps its container")
-    if let kept = keptContainer.container(for: Key.self, as: KeyedDecodingContainer<Key>.self) {
-      return kept
+    return keptContainer.container(for: Key.self, keeping: isReused) {
+      KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(decoder: self))
     }
-    let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(decoder: self))
-    if isReused { keptContainer.keep(container, for: Key.self) }
-    return container
   }
 
   /// Breaks the cycle between this decoder and its kept container, for good:

@@ -126,22 +126,9 @@ struct RecordUpsertStatement {
   let returningArguments: [DatabaseValue]
   /// Whether RETURNING ends with the rowid (not for WITHOUT ROWID tables).
   let returnsRowID: Bool
-  /// The layout of the returned rows without that rowid, made at the first
-  /// one and kept with the statement.
-  var selectionLayouts = SelectionLayoutBox()
-
-  /// The layout of `row`'s columns but the last (the rowid).
-  func selectionLayout(of row: Row) -> RowLayout {
-    if let layout = selectionLayouts.layout { return layout }
-    let layout = RowLayout(names: Array(row.columnNames.dropLast()), isFetched: true)
-    selectionLayouts.layout = layout
-    return layout
-  }
-}
-
-/// Where a cached upsert statement keeps the layout of its returned rows.
-final class SelectionLayoutBox {
-  var layout: RowLayout?
+  /// The layout of the returned rows, without the rowid that ends them when
+  /// `returnsRowID`: made with the statement and kept with it.
+  let selectionLayout: RowLayout
 }
 
 extension Database {

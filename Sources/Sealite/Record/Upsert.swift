@@ -145,7 +145,7 @@ extension MutablePersistableRecord {
         values.reserveCapacity(count)
         for index in 0..<count { values.append(live.databaseValue(atUncheckedIndex: index)) }
         return (
-          Row(layout: upsert.selectionLayout(of: live), values: values),
+          Row(layout: upsert.selectionLayout, values: values),
           try live.decode(Int64.self, atIndex: count)
         )
       }
@@ -179,7 +179,7 @@ extension MutablePersistableRecord {
     if isCacheable, let cached = cache.upsertStatements.value(for: key) {
       return RecordUpsertStatement(
         statement: cached.statement, primaryKey: cached.primaryKey, returningArguments: returningArguments,
-        returnsRowID: cached.returnsRowID, selectionLayouts: cached.selectionLayouts)
+        returnsRowID: cached.returnsRowID, selectionLayout: cached.selectionLayout)
     }
     let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
     let context = SQLGenerationContext(db: db)
@@ -213,9 +213,13 @@ extension MutablePersistableRecord {
     if returnsRowID { returned.append("\"rowid\"") }
     if returned.isEmpty { returned = ["1"] }
     sql += " RETURNING " + returned.joined(separator: ", ")
+    let statement = try db.cachedStatement(sql: sql)
+    let returnedNames = statement.columnNames
     let upsert = RecordUpsertStatement(
-      statement: try db.cachedStatement(sql: sql), primaryKey: primaryKey,
-      returningArguments: assignmentArguments + returningArguments, returnsRowID: returnsRowID)
+      statement: statement, primaryKey: primaryKey,
+      returningArguments: assignmentArguments + returningArguments, returnsRowID: returnsRowID,
+      selectionLayout: RowLayout(
+        names: returnsRowID ? Array(returnedNames.dropLast()) : returnedNames, isFetched: true))
     if isCacheable { cache.upsertStatements.set(upsert, for: key) }
     return upsert
   }
