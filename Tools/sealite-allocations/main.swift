@@ -64,6 +64,13 @@ let workloads: [Workload] = [
       guard try Item.fetchOne(db, key: id) != nil else { preconditionFailure("no item \(id)") }
     }
   },
+  Workload(name: "small-request", writes: false) { db, _, count in
+    let id = Column("id")
+    for value in 1...count {
+      let items = try Item.filter(id > value % tableRows).order(id).limit(10).fetchAll(db)
+      precondition(items.count == 10)
+    }
+  },
   Workload(name: "statement-insert", writes: true) { db, offset, count in
     let statement = try db.makeStatement(sql: "INSERT INTO item (id, name, score) VALUES (?, ?, ?)")
     for id in offset..<(offset + count) {

@@ -49,6 +49,9 @@ public final class Database {
   var executionObserver: (any StatementExecutionObserver)? {
     didSet { authorizationRecorder.executionObserver = executionObserver }
   }
+  /// True while the region of a request is computed (set by the layer that
+  /// computes it): the request then derives its ``RowIDRestriction``.
+  var isComputingRegion = false
   /// True while `PRAGMA query_only` forbids writes (a read access of a
   /// queue): transaction observers then hear of nothing.
   var isQueryOnly = false
@@ -364,9 +367,12 @@ public final class Database {
     return generation == statementCacheGeneration && sqlite3_stmt_busy(statement.sqliteStatement) == 0
   }
 
-  /// True when something observes the statements this connection runs: only
-  /// then does a run's ``RowIDRestriction`` matter.
-  var observesExecutions: Bool { executionObserver != nil }
+  /// True when a run's ``RowIDRestriction`` matters: while the statements
+  /// that run are recorded into a region, or while a request's region is
+  /// computed. A fetch skips deriving the rowids its filters select otherwise.
+  var wantsRowIDRestrictions: Bool {
+    isComputingRegion || executionObserver?.recordsSelectedRegion == true
+  }
 
   static func trimmed(_ sql: String) -> String {
     sql.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ";")))

@@ -17,6 +17,9 @@ struct LastHitDictionary<Key: Hashable, Value> {
   private var storage: [Key: Value] = [:]
   private var last: Hit?
 
+  /// The number of keys stored.
+  var count: Int { storage.count }
+
   /// The value of `key`; a hit in the dictionary becomes the last hit.
   mutating func value(for key: Key) -> Value? {
     if let last, last.key == key { return last.value }

@@ -16,4 +16,8 @@ protocol StatementExecutionObserver: AnyObject {
   /// compiles, so that SQLite reports each deleted row instead of emptying
   /// the table at once (the truncate optimization).
   func observesDeletions(on table: String) -> Bool
+  /// Whether the observer records the region of the statements that run
+  /// (``RowIDRestriction``s narrow it): only then is a run's restriction worth
+  /// computing.
+  var recordsSelectedRegion: Bool { get }
 }

@@ -116,6 +116,8 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
     }
   }
 
+  var recordsSelectedRegion: Bool { recordedRegion != nil }
+
   func statementWillExecute(_ statement: Statement, restriction: RowIDRestriction?) throws -> AnyObject? {
     let authorization = statement.authorization
     if recordedRegion != nil {

@@ -38,7 +38,7 @@ extension Table: DatabaseRegionConvertible {
 extension FetchRequest {
   /// The part of the database the request reads: its statement's region.
   public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
-    try makePreparedRequest(db, forSingleResult: false).databaseRegion
+    try db.computingRegion { try makePreparedRequest(db, forSingleResult: false).databaseRegion }
   }
 }
 
@@ -47,7 +47,7 @@ extension QueryInterfaceRequest: DatabaseRegionConvertible {
   /// its statement, the tables of `including(all:)` associations, and only the
   /// selected rows when the request filters by rowid primary key.
   public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
-    var region = try makePreparedRequest(db, forSingleResult: false).databaseRegion
+    var region = try db.computingRegion { try makePreparedRequest(db, forSingleResult: false).databaseRegion }
     for table in relation.prefetchedTableNames {
       region.formUnion(DatabaseRegion(table: table))
     }
@@ -56,6 +56,17 @@ extension QueryInterfaceRequest: DatabaseRegionConvertible {
 }
 
 extension SQLRequest: DatabaseRegionConvertible {}
+
+extension Database {
+  /// Runs `body` with ``isComputingRegion`` set: the requests it prepares
+  /// derive the rowids their filters select.
+  fileprivate func computingRegion<T>(_ body: () throws -> T) rethrows -> T {
+    let previous = isComputingRegion
+    isComputingRegion = true
+    defer { isComputingRegion = previous }
+    return try body()
+  }
+}
 
 extension PreparedRequest {
   /// The part of the database a run of the request reads.

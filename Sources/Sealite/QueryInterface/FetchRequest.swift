@@ -25,15 +25,26 @@ public struct PreparedRequest {
   public var adapter: (any RowAdapter)?
   /// The only rows this run can select, when the filters name them by rowid.
   var restriction: RowIDRestriction?
+  /// The most rows this run returns, when the request has a LIMIT: a fetch of
+  /// many makes room for them at once.
+  var rowCountLimit: Int?
 
   init(
     statement: Statement, supplementaryFetch: SupplementaryFetch? = nil,
-    adapter: (any RowAdapter)? = nil, restriction: RowIDRestriction? = nil
+    adapter: (any RowAdapter)? = nil, restriction: RowIDRestriction? = nil, rowCountLimit: Int? = nil
   ) {
     self.statement = statement
     self.supplementaryFetch = supplementaryFetch
     self.adapter = adapter
     self.restriction = restriction
+    self.rowCountLimit = rowCountLimit
+  }
+
+  /// The room a fetch of every row makes at once: the LIMIT, when it is
+  /// small (a larger one may be far above the rows there are).
+  var expectedRowCapacity: Int {
+    guard let rowCountLimit, rowCountLimit > 0 else { return 0 }
+    return min(rowCountLimit, 64)
   }
 
   /// A cursor over the statement's rows, adapted.

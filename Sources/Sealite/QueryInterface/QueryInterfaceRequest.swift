@@ -26,7 +26,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     return PreparedRequest(
       statement: usable, supplementaryFetch: Self.supplementaryFetch(of: relation),
       adapter: try relation.scopeLayout(db),
-      restriction: try relation.selectedRowIDs(db))
+      restriction: db.wantsRowIDRestrictions ? try relation.selectedRowIDs(db) : nil,
+      rowCountLimit: relation.limit?.limit)
   }
 
   /// Prefetches of `including(all:)`, set by the association layer.
@@ -61,24 +62,24 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   // MARK: Filtering
 
   /// Keeps the rows that match `predicate`.
-  public func filter(_ predicate: some SQLExpressible) -> Self {
+  public consuming func filter(_ predicate: some SQLExpressible) -> Self {
     var request = self
     request.relation.filters.append(.expression(predicate.sqlExpression))
     return request
   }
 
   /// Keeps the rows that match raw SQL.
-  public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+  public consuming func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
     filter(SQLExpression(sql: sql, arguments: arguments))
   }
 
   /// Keeps the rows that match an SQL literal.
-  public func filter(literal: SQL) -> Self {
+  public consuming func filter(literal: SQL) -> Self {
     filter(SQLExpression(literal: literal))
   }
 
   /// A request that fetches nothing.
-  public func none() -> Self {
+  public consuming func none() -> Self {
     var request = self
     request.relation.isEmptyByDefinition = true
     return request
@@ -87,12 +88,12 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   // MARK: Ordering
 
   /// Orders by the given terms, replacing any previous ordering.
-  public func order(_ orderings: any SQLOrderingTerm...) -> Self {
+  public consuming func order(_ orderings: any SQLOrderingTerm...) -> Self {
     order(orderings)
   }
 
   /// Orders by the given terms, replacing any previous ordering.
-  public func order(_ orderings: [any SQLOrderingTerm]) -> Self {
+  public consuming func order(_ orderings: [any SQLOrderingTerm]) -> Self {
     var request = self
     let orderings = orderings.map { $0.sqlOrdering }
     request.relation.edit {
@@ -103,17 +104,17 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   }
 
   /// Orders by raw SQL.
-  public func order(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+  public consuming func order(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
     order(SQL(sql: sql, arguments: arguments))
   }
 
   /// Orders by an SQL literal.
-  public func order(literal: SQL) -> Self {
+  public consuming func order(literal: SQL) -> Self {
     order(literal)
   }
 
   /// Adds orderings after the current ones.
-  public func thenOrder(_ orderings: any SQLOrderingTerm...) -> Self {
+  public consuming func thenOrder(_ orderings: any SQLOrderingTerm...) -> Self {
     var request = self
     let orderings = orderings.map { $0.sqlOrdering }
     request.relation.edit { $0.ordering += orderings }
@@ -122,14 +123,14 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
   /// Reverses the ordering; an unordered request is then ordered by primary
   /// key, descending.
-  public func reversed() -> Self {
+  public consuming func reversed() -> Self {
     var request = self
     request.relation.edit { $0.isReversed.toggle() }
     return request
   }
 
   /// Removes any ordering.
-  public func unordered() -> Self {
+  public consuming func unordered() -> Self {
     var request = self
     request.relation.edit {
       $0.ordering = []
@@ -141,12 +142,12 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   // MARK: Selection
 
   /// Selects the given columns or expressions.
-  public func select(_ selection: any SQLSelectable...) -> Self {
+  public consuming func select(_ selection: any SQLSelectable...) -> Self {
     select(selection)
   }
 
   /// Selects the given columns or expressions.
-  public func select(_ selection: [any SQLSelectable]) -> Self {
+  public consuming func select(_ selection: [any SQLSelectable]) -> Self {
     var request = self
     let selection = selection.map { $0.sqlSelection }
     request.relation.edit { $0.selection = selection }
@@ -154,37 +155,41 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   }
 
   /// Selects raw SQL.
-  public func select(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+  public consuming func select(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
     select(SQL(sql: sql, arguments: arguments))
   }
 
   /// Selects an SQL literal.
-  public func select(literal: SQL) -> Self {
+  public consuming func select(literal: SQL) -> Self {
     select(literal)
   }
 
   /// Selects the given columns or expressions, fetched as `type`:
   /// `Player.select(max(Column("score")), as: Int.self)`.
-  public func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self) -> QueryInterfaceRequest<
-    T
-  > {
+  public consuming func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self)
+    -> QueryInterfaceRequest<
+      T
+    >
+  {
     select(selection).asRequest(of: T.self)
   }
 
   /// Selects the given columns or expressions, fetched as `type`.
-  public func select<T>(_ selection: [any SQLSelectable], as type: T.Type = T.self) -> QueryInterfaceRequest<
-    T
-  > {
+  public consuming func select<T>(_ selection: [any SQLSelectable], as type: T.Type = T.self)
+    -> QueryInterfaceRequest<
+      T
+    >
+  {
     select(selection).asRequest(of: T.self)
   }
 
   /// Selects an SQL literal, fetched as `type`.
-  public func select<T>(literal: SQL, as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+  public consuming func select<T>(literal: SQL, as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
     select(literal).asRequest(of: T.self)
   }
 
   /// Selects raw SQL, fetched as `type`.
-  public func select<T>(
+  public consuming func select<T>(
     sql: String, arguments: StatementArguments = StatementArguments(), as type: T.Type = T.self
   )
     -> QueryInterfaceRequest<T>
@@ -193,12 +198,12 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   }
 
   /// Appends columns or expressions to the selection.
-  public func annotated(with selection: any SQLSelectable...) -> Self {
+  public consuming func annotated(with selection: any SQLSelectable...) -> Self {
     annotated(with: selection)
   }
 
   /// Appends columns or expressions to the selection.
-  public func annotated(with selection: [any SQLSelectable]) -> Self {
+  public consuming func annotated(with selection: [any SQLSelectable]) -> Self {
     var request = self
     let selection = selection.map { $0.sqlSelection }
     request.relation.edit { $0.selection += selection }
@@ -206,26 +211,26 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   }
 
   /// Removes duplicate rows.
-  public func distinct() -> Self {
+  public consuming func distinct() -> Self {
     var request = self
     request.relation.isDistinct = true
     return request
   }
 
   /// The same request, fetching another type.
-  public func asRequest<T>(of type: T.Type) -> QueryInterfaceRequest<T> {
+  public consuming func asRequest<T>(of type: T.Type) -> QueryInterfaceRequest<T> {
     QueryInterfaceRequest<T>(relation: relation)
   }
 
   // MARK: Grouping and limits
 
   /// Groups rows by the given expressions.
-  public func group(_ expressions: any SQLExpressible...) -> Self {
+  public consuming func group(_ expressions: any SQLExpressible...) -> Self {
     group(expressions)
   }
 
   /// Groups rows by the given expressions.
-  public func group(_ expressions: [any SQLExpressible]) -> Self {
+  public consuming func group(_ expressions: [any SQLExpressible]) -> Self {
     var request = self
     let grouping = expressions.map { $0.sqlExpression }
     request.relation.edit { $0.grouping = grouping }
@@ -233,24 +238,24 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   }
 
   /// Groups rows by raw SQL.
-  public func group(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+  public consuming func group(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
     group(SQLExpression(sql: sql, arguments: arguments))
   }
 
   /// Keeps the groups that match `predicate`.
-  public func having(_ predicate: some SQLExpressible) -> Self {
+  public consuming func having(_ predicate: some SQLExpressible) -> Self {
     var request = self
     request.relation.havingFilters.append(.expression(predicate.sqlExpression))
     return request
   }
 
   /// Keeps the groups that match raw SQL.
-  public func having(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+  public consuming func having(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
     having(SQLExpression(sql: sql, arguments: arguments))
   }
 
   /// Fetches at most `limit` rows, after skipping `offset`.
-  public func limit(_ limit: Int, offset: Int? = nil) -> Self {
+  public consuming func limit(_ limit: Int, offset: Int? = nil) -> Self {
     var request = self
     request.relation.limit = (limit, offset)
     return request

@@ -6,8 +6,9 @@
 /// Forgotten when the schema changes, since the SQL of some shapes reads it
 /// (a reversed request without ordering orders by the primary key).
 final class RequestSQLCache: ConnectionState {
-  /// SELECTs by shape key.
-  private(set) var sqlByShape: [RequestShapeKey: String] = [:]
+  /// SELECTs by shape key. A loop running one request shape again and again
+  /// compares its key with the last one instead of hashing it.
+  @exclusivity(unchecked) private var sqlByShape = LastHitDictionary<RequestShapeKey, String>()
   /// Shapes kept at most: a program that builds ever new shapes (an `IN`
   /// list of every length) starts again from empty.
   static let capacity = 512
@@ -16,9 +17,12 @@ final class RequestSQLCache: ConnectionState {
 
   func schemaDidChange() { sqlByShape.removeAll() }
 
+  /// The SELECT of a shape that ran before.
+  func sql(for key: RequestShapeKey) -> String? { sqlByShape.value(for: key) }
+
   func store(_ sql: String, for key: RequestShapeKey) {
     if sqlByShape.count >= RequestSQLCache.capacity { sqlByShape.removeAll() }
-    sqlByShape[key] = sql
+    sqlByShape.set(sql, for: key)
   }
 }
 
@@ -33,7 +37,7 @@ extension SQLRelation {
     }
     db.validateSchemaFacts()
     let cache = db.state(for: RequestSQLCache.self)
-    if let sql = cache.sqlByShape[shape.key] {
+    if let sql = cache.sql(for: shape.key) {
       var arguments = StatementArguments()
       arguments.values = shape.values
       assert(

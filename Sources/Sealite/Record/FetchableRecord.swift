@@ -231,7 +231,9 @@ extension FetchableRecord {
       records = try prepared.fetchRows(db).map { try Self(row: $0) }
       return nil
     }
-    return try RecordCursor(statement: prepared.statement, restriction: prepared.restriction)
+    let cursor = try RecordCursor<Self>(statement: prepared.statement, restriction: prepared.restriction)
+    records.reserveCapacity(prepared.expectedRowCapacity)
+    return cursor
   }
 
   /// The first record decoded from a request.

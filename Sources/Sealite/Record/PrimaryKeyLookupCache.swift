@@ -69,7 +69,7 @@ extension FetchableRecord where Self: TableRecord {
     try statement.setArgument(value)
     // What the general path tells observations: this lookup reads one rowid.
     var restriction: RowIDRestriction?
-    if db.observesExecutions, let table = lookup.rowIDTable, case .int64(let rowID) = value.storage {
+    if db.wantsRowIDRestrictions, let table = lookup.rowIDTable, case .int64(let rowID) = value.storage {
       restriction = RowIDRestriction(table: table, rowIDs: [rowID])
     }
     // The row is the statement's own, not a cursor's: the decoder keeps it

@@ -135,6 +135,34 @@ extension ObservationTests {
       }
     }
 
+    @Test(
+      "a fetch derives its rowid restriction only for a region: recorded, asked of the request, or of a wrapper"
+    )
+    func restrictionOnlyWhereARegionIsMade() throws {
+      let dbQueue = try makeQueue()
+      try dbQueue.read { db in
+        // A plain fetch has no region to narrow.
+        let plain = try ObservedPlayer.filter(key: 1).makePreparedRequest(db, forSingleResult: false)
+        #expect(plain.restriction == nil)
+        // Inside a recorded selection, the run is restricted to its rowid.
+        var recorded = DatabaseRegion()
+        let prepared = try db.recordingSelection(&recorded) {
+          try ObservedPlayer.filter(key: 1).makePreparedRequest(db, forSingleResult: false)
+        }
+        #expect(prepared.restriction?.rowIDs == [1])
+        // The region of a request, and of a request wrapped in another one
+        // (whose region is the one of its prepared request), are restricted.
+        let adapted = ObservedPlayer.filter(key: 2).adapted { _ in SuffixRowAdapter(fromIndex: 0) }
+        for region in [try ObservedPlayer.filter(key: 2).databaseRegion(db), try adapted.databaseRegion(db)] {
+          #expect(region.isModified(by: row("player", 2)))
+          #expect(!region.isModified(by: row("player", 1)))
+        }
+        // Asking for a region leaves later fetches unrestricted.
+        let after = try ObservedPlayer.filter(key: 1).makePreparedRequest(db, forSingleResult: false)
+        #expect(after.restriction == nil)
+      }
+    }
+
     @Test("the union of regions merges their tables, columns and rowids")
     func union() throws {
       let nameOfOne = DatabaseRegion(table: "player", columns: ["name"], rowIDs: [1])

@@ -41,6 +41,12 @@ struct AllocationCountTests {
     // Item.fetchOne(db, key:) keeps its statement, row and decoder from one
     // lookup to the next (16 allocations before): what is left is SQLite's.
     AllocationLimit(workload: "primary-key-lookup", maximum: 4.01),
+    // A small request (filter, order, limit(10)) of 10 records: building the
+    // request (its relation, expressions and shape key), the cursor, the row,
+    // the array of records made room for at once from the LIMIT, and SQLite's.
+    // Builders consume the request they extend, without copying its arrays
+    // (26 per request in a release build).
+    AllocationLimit(workload: "small-request", maximum: 70.01),
     AllocationLimit(workload: "statement-insert", maximum: 4.01),
     // record.insert: the persistence container's two arrays, the boxed
     // values of the Encoder's generic calls, and SQLite's. The encoder and its

@@ -68,6 +68,35 @@ struct RequestShapeCacheTests {
     }
   }
 
+  private struct LimitedItem: Decodable, FetchableRecord, TableRecord {
+    static let databaseTableName = "item"
+    var id: Int64
+  }
+
+  @Test("Records of requests with a LIMIT: every row up to it, whatever the limit, shapes taken in turn")
+  func recordsUpToTheLimit() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { (db: Database) throws in
+      try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY)")
+      for id in 1...100 { try db.execute(sql: "INSERT INTO item VALUES (?)", arguments: [id]) }
+    }
+    let id = Column("id")
+    try dbQueue.read { (db: Database) throws in
+      // Two shapes in turn, each with its own SQL, and limits below, at and
+      // above the rows there are (a negative limit is no limit, in SQLite).
+      for (limit, offset, low) in [
+        (0, nil, 0), (-1, nil, 0), (10, nil, 0), (70, nil, 5), (1_000, nil, 0), (5, 98, 0),
+      ] {
+        let limited = try LimitedItem.filter(id > low).order(id).limit(limit, offset: offset).fetchAll(db)
+        var expected = Array(Int64(low + 1)...100).dropFirst(offset ?? 0)
+        if limit >= 0 { expected = expected.prefix(limit) }
+        #expect(limited.map(\.id) == Array(expected), "limit \(limit), offset \(offset ?? 0)")
+        let unlimited = try LimitedItem.filter(id > low).order(id.desc).fetchAll(db)
+        #expect(unlimited.map(\.id) == Array((Int64(low + 1)...100).reversed()))
+      }
+    }
+  }
+
   @Test("A request reversed without ordering follows the primary key after a schema change")
   func schemaChange() throws {
     let dbQueue = try makeQueue()
