@@ -17,8 +17,13 @@ import Synchronization
 ///
 /// The first value reflects every transaction committed before `start`
 /// returned; values never go back in time; changes are coalesced while a
-/// fetch runs. On a ``DatabasePool``, fetches run on reader connections, off
-/// the writer. As in GRDB, only the commits of the queue or pool the
+/// fetch runs. On a ``DatabasePool``, the first fetch runs on a reader
+/// connection, and so do the fetches of an observation of a constant region
+/// (`tracking(regions:)`, `trackingConstantRegion`); an observation whose
+/// region may change (`tracking { }`) fetches each change on the writer
+/// connection, right after the commit, as GRDB's does: one value per commit,
+/// and a change to the part of the region the fetch adds is never missed.
+/// As in GRDB, only the commits of the queue or pool the
 /// observation was started in refresh it, unless
 /// ``Configuration/observesOtherProcesses`` says otherwise.
 public struct ValueObservation<Reducer: ValueReducer>: Sendable {
@@ -41,6 +46,12 @@ enum ValueObservationTracking: Sendable {
   case constantRegionRecordedFromSelection
   /// The region read by each fetch.
   case regionRecordedFromSelection
+
+  /// True when each fetch records the region anew (it may change).
+  var isRecordedFromEachSelection: Bool {
+    if case .regionRecordedFromSelection = self { return true }
+    return false
+  }
 }
 
 /// The callbacks of ``ValueObservation/handleEvents(willStart:willFetch:willTrackRegion:databaseDidChange:didReceiveValue:didFail:didCancel:)``.

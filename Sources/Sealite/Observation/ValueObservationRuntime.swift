@@ -10,7 +10,13 @@ import Foundation
 /// ``ValueObservation/requiresWriteAccess``), the first one runs in the same
 /// access that installs the observer, and each later one right after the
 /// commit that changed the region, in the same access: one value per commit,
-/// as GRDB delivers them. On a ``DatabasePool``, fetches run on readers.
+/// as GRDB delivers them. On a ``DatabasePool``, the first fetch runs on a
+/// reader; so do the later ones of an observation of a constant region. An
+/// observation whose region may change with each fetch (`tracking { }`)
+/// fetches each change on the writer, right after its commit, as GRDB's does:
+/// a fetch on a reader could miss a change to the part of the region it is
+/// about to add, and the writer's pages are already decrypted (a reader's
+/// first read after a commit decrypts every page it reads again).
 final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
   private struct State {
     var reducer: Reducer
@@ -57,6 +63,10 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
   /// Whether fetches run on the writer connection, right after the commits
   /// that call for them (see the type's documentation).
   private let fetchesOnWriter: Bool
+  /// Whether the fetches that commits call for run on the writer connection,
+  /// right after the commit: all of them when `fetchesOnWriter`, and on a pool
+  /// those of an observation whose region changes with each fetch.
+  private let fetchesChangesOnWriter: Bool
   /// Whether the database is read-only, so that no commit can change it: as
   /// in GRDB, the observation then delivers its first value and tracks
   /// nothing (unless other processes, which may write, are observed).
@@ -77,6 +87,10 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
     fetchesOnWriter =
       writer != nil && (observation.requiresWriteAccess || !(unerased(reader) is DatabasePool))
       && observation.coalescingInterval == nil
+    fetchesChangesOnWriter =
+      fetchesOnWriter
+      || (writer != nil && observation.coalescingInterval == nil
+        && observation.tracking.isRecordedFromEachSelection)
     let configuration = reader.configuration
     readsOnce =
       configuration.readonly && !configuration.observesOtherProcesses
@@ -262,7 +276,7 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
         return .armTimer(interval)
       }
       state.isFetching = true
-      return fetchesOnWriter && !lockFree ? .fetchNow : .fetch
+      return fetchesChangesOnWriter && !lockFree ? .fetchNow : .fetch
     }
     for event in events.databaseDidChange { event() }
     if case .fetchNow = action {
@@ -409,8 +423,10 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: Sendable {
         // fetch began and before the observer knew the region, would go
         // unseen: fetch once more (fetches on the writer can not be
         // overtaken by a commit).
-        if let known, !known.contains(region), !fetchesOnWriter {
-          state.withLock { $0.needsFetch = true }
+        if let known, !known.contains(region) {
+          state.withLock { state in
+            if !state.fetchIsOnWriter { state.needsFetch = true }
+          }
         }
       }
       return fetched

@@ -51,6 +51,43 @@ extension ObservationTests {
       withExtendedLifetime(cancellable) {}
     }
 
+    @Test(
+      "on a pool, tracking { } fetches each change on the writer before the write returns: one value per commit, as GRDB's"
+    )
+    func poolFetchesChangesOnWriter() async throws {
+      let directory = TemporaryDirectory()
+      defer { withExtendedLifetime(directory) {} }
+      let dbPool = try DatabasePool(path: directory.path())
+      try await dbPool.write { db in
+        try db.execute(sql: "CREATE TABLE counter(value INTEGER); INSERT INTO counter VALUES (0)")
+      }
+      let fetched = Shared<[Int]>([])
+      let values = Shared<[Int]>([])
+      let observation = ValueObservation.tracking { db -> Int in
+        let value = try Int.fetchOne(db, sql: "SELECT value FROM counter")!
+        fetched.update { $0.append(value) }
+        return value
+      }
+      let cancellable = observation.start(
+        in: dbPool, scheduling: .async(onQueue: DispatchQueue(label: "Sealite.tests.pool-region"))
+      ) { _ in
+      } onChange: { value in
+        values.update { $0.append(value) }
+      }
+      #expect(await eventually { values.value == [0] })
+      for value in 1...50 {
+        try await dbPool.write { db in
+          try db.execute(sql: "UPDATE counter SET value = ?", arguments: [value])
+        }
+        // The value of this very commit, fetched in the writer's access that
+        // committed it (a fetch on a reader would still be on its way).
+        #expect(fetched.value.last == value)
+      }
+      #expect(await eventually { values.value.count == 51 })
+      #expect(values.value == Array(0...50))
+      withExtendedLifetime(cancellable) {}
+    }
+
     @Test("the schema queries a request makes (table_xinfo) are not part of the tracked region")
     func pragmaTablesAreNotTracked() async throws {
       let dbQueue = try DatabaseQueue()
