@@ -60,14 +60,15 @@ extension MutablePersistableRecord {
   /// `willSave`, then `aroundSave` around `action`, then `didSave`.
   func withSaveCallbacks(_ db: Database, _ action: () throws -> SaveOutcome) throws -> SaveOutcome {
     try willSave(db)
-    // The outcome is stored where it is kept, and only its success is copied
-    // for the callback.
+    // The outcome is stored where it is kept, only its success is copied for
+    // the callback, and it is moved out (`take()`) once the callback returned.
+    // The insert and update callbacks below do the same.
     var outcome: SaveOutcome?
     try aroundSave(db) {
       outcome = try action()
       return outcome.unsafelyUnwrapped.success
     }
-    guard let outcome else { throw persistenceCallbackMisuse("aroundSave") }
+    guard let outcome = outcome.take() else { throw persistenceCallbackMisuse("aroundSave") }
     if !outcome.ignored { didSave(outcome.success) }
     return outcome
   }
@@ -84,7 +85,7 @@ extension MutablePersistableRecord {
       outcome = try action(record)
       return outcome.unsafelyUnwrapped.success
     }
-    guard let outcome else { throw persistenceCallbackMisuse("aroundInsert") }
+    guard let outcome = outcome.take() else { throw persistenceCallbackMisuse("aroundInsert") }
     if !outcome.ignored { didInsert(outcome.success) }
     return outcome
   }
@@ -99,7 +100,7 @@ extension MutablePersistableRecord {
       outcome = try action()
       return outcome.unsafelyUnwrapped.success
     }
-    guard let outcome else { throw persistenceCallbackMisuse("aroundUpdate") }
+    guard let outcome = outcome.take() else { throw persistenceCallbackMisuse("aroundUpdate") }
     didUpdate(outcome.success)
     return outcome
   }

@@ -20,6 +20,9 @@ public struct PersistenceContainer: Sendable {
 
   /// An empty container with room for `capacity` columns.
   init(reservingCapacity capacity: Int) {
+    // Asking for no room still goes through the arrays' reallocation path:
+    // an encoder that hands its arrays over asks for none, twice per record.
+    guard capacity > 0 else { return }
     columns.reserveCapacity(capacity)
     values.reserveCapacity(capacity)
   }
