@@ -45,8 +45,7 @@ extension Row {
     guard let extras, !extras.scopes.isEmpty || !extras.prefetchedRows.isEmpty else { return self }
     let row = Row(layout: layout, values: ContiguousArray(databaseValues))
     if let unadapted = extras.unadapted {
-      row.extras = RowExtras()
-      row.extras!.unadapted = unadapted
+      row.attachedExtras.unadapted = unadapted
     }
     return row
   }

@@ -18,6 +18,18 @@ final class RowExtras: @unchecked Sendable {
   }
 }
 
+/// The owner of a row that has extras, and its extras: a row keeps its extras
+/// here rather than in a property of its own, which every row would pay for.
+final class RowExtrasHolder {
+  let owner: AnyObject
+  let extras: RowExtras
+
+  init(owner: AnyObject, extras: RowExtras) {
+    self.owner = owner
+    self.extras = extras
+  }
+}
+
 extension Row {
   /// The scopes of a row (rows of included to-one associations, or of a
   /// ``ScopeAdapter``), by name; a collection of `(name, row)` pairs.
@@ -103,13 +115,19 @@ extension Row {
   public var prefetchedRows: PrefetchedRowsView { PrefetchedRowsView(row: self) }
 
   func attachScope(_ name: String, _ scope: Row) {
-    if extras == nil { extras = RowExtras() }
-    extras!.scopes.append((name, scope))
+    attachedExtras.scopes.append((name, scope))
   }
 
   func attachPrefetchedRows(_ key: String, _ rows: [Row]) {
-    if extras == nil { extras = RowExtras() }
-    extras!.prefetchedRows[key] = rows
+    attachedExtras.prefetchedRows[key] = rows
+  }
+
+  /// The row's extras, attached first if it has none.
+  var attachedExtras: RowExtras {
+    if let extras { return extras }
+    let extras = RowExtras()
+    self.extras = extras
+    return extras
   }
 }
 
@@ -176,8 +194,7 @@ final class RowAdaptation: Sendable {
   private func build(_ values: [DatabaseValue], unadapted: (RowLayout, [DatabaseValue])) -> Row {
     let row = Row(layout: layout, values: ContiguousArray(indexes.lazy.map { values[$0] }))
     for (key, node) in scopes { row.attachScope(key, node.build(values, unadapted: unadapted)) }
-    if row.extras == nil { row.extras = RowExtras() }
-    row.extras!.unadapted = unadapted
+    row.attachedExtras.unadapted = unadapted
     return row
   }
 }

@@ -22,11 +22,12 @@ import CSQLCipher
 // their own would make every cursor API differ from GRDB's. See
 // docs/LIFETIMES.md and the "Differences from GRDB" article.
 public final class Row: @unchecked Sendable {
-  // Five stored properties (56 bytes with the object header): `Row.fetchAll`
-  // allocates one row object per row, and a smaller object is a smaller malloc
-  // size class. The storage is plain stored properties, not an enum, so that the
-  // inlinable subscripts read a column with a couple of loads: no switch, and no
-  // retain of the statement or of the values on each access.
+  // Three stored properties (40 bytes with the object header, malloc's 48-byte
+  // size class): `Row.fetchAll` allocates one row object per row, so each word
+  // counts (the column count is the layout's, and the rare association rows
+  // hang from the owner). The storage is plain stored properties, not an enum,
+  // so that the inlinable subscripts read a column with a couple of loads: no
+  // switch, and no retain of the statement or of the values on each access.
   /// The column names. Not retained by the row: `owner` keeps it alive (the
   /// statement of a live row has it; a value buffer keeps the layouts of the
   /// rows copied into it), which spares a fetch of many rows one atomic
@@ -36,14 +37,25 @@ public final class Row: @unchecked Sendable {
   /// of a copied row's values (in a ``RowValueBuffer`` that `owner` keeps
   /// alive). Both are aligned, so the bit is free.
   @usableFromInline let _storage: UInt
-  /// The number of columns.
-  @usableFromInline let _count: Int
   /// What keeps the row's data alive: for a live row, the cursor's stepper
   /// (which keeps the statement on the current row) or the statement; for a
-  /// copied row, the buffer of its values.
-  private let owner: AnyObject
+  /// copied row, the buffer of its values. A row with ``extras`` has them in a
+  /// ``RowExtrasHolder`` around that owner.
+  private var owner: AnyObject
+
+  /// The number of columns.
+  @inlinable
+  var _count: Int { _layout._withUnsafeGuaranteedRef { $0._count } }
+
   /// Rows of included associations, when the row comes from such a request.
-  var extras: RowExtras?
+  /// Set only while the request that fetches the row builds it.
+  var extras: RowExtras? {
+    get { (owner as? RowExtrasHolder)?.extras }
+    set { owner = newValue.map { RowExtrasHolder(owner: baseOwner, extras: $0) } ?? baseOwner }
+  }
+
+  /// The owner that keeps the row's data alive, without the holder of its extras.
+  private var baseOwner: AnyObject { (owner as? RowExtrasHolder)?.owner ?? owner }
 
   init(statement: Statement, keepAlive: StatementStepper? = nil) {
     // See docs/LIFETIMES.md: the tag bit must be free, and the owner must
@@ -52,7 +64,6 @@ public final class Row: @unchecked Sendable {
     assert(keepAlive.map { $0.statement === statement } ?? true, "a live row's stepper runs its statement")
     _layout = .passUnretained(statement.layout)
     _storage = UInt(bitPattern: statement.sqliteStatement) | 1
-    _count = statement.layout._count
     owner = keepAlive ?? statement
   }
 
@@ -61,7 +72,6 @@ public final class Row: @unchecked Sendable {
     owner.keepAlive(layout)
     _layout = .passUnretained(layout)
     _storage = UInt(bitPattern: values)
-    _count = layout._count
     self.owner = owner
   }
 
@@ -73,7 +83,6 @@ public final class Row: @unchecked Sendable {
     row._layout._withUnsafeGuaranteedRef { owner.keepAlive($0) }
     _layout = row._layout
     _storage = UInt(bitPattern: values)
-    _count = row._count
     self.owner = owner
   }
 
@@ -98,6 +107,7 @@ public final class Row: @unchecked Sendable {
 
   /// The statement of a live row.
   var statement: Statement? {
+    let owner = baseOwner
     if let stepper = owner as? StatementStepper { return stepper.statement }
     return owner as? Statement
   }
@@ -357,7 +367,7 @@ extension Row {
   /// `Sendable` conformance would let it go (see docs/LIFETIMES.md).
   @usableFromInline
   func _isReadableLiveRow() -> Bool {
-    guard let stepper = owner as? StatementStepper else { return true }
+    guard let stepper = baseOwner as? StatementStepper else { return true }
     return stepper.access.isValid
   }
 
