@@ -1,4 +1,5 @@
-// sealite-allocations: counts the heap allocations of fixed workloads, per
+// sealite-allocations: counts the heap allocations (or, for the workloads named
+// …-bytes, the bytes of malloc chunks) of fixed workloads, per
 // operation, for the allocation tests (Tests/SealiteTests/Performance).
 // Timing assertions are flaky on shared machines; allocation counts are not.
 //
@@ -26,8 +27,24 @@ struct Item: Codable, FetchableRecord, PersistableRecord {
 /// A workload: `count` operations on `db`, starting from `offset` (ids of the
 /// rows written).
 struct Workload {
+  /// What a workload counts per operation.
+  enum Measure {
+    /// Heap allocations.
+    case allocations
+    /// Bytes of the malloc chunks allocated (see sealite_allocated_chunk_bytes).
+    case chunkBytes
+
+    var current: UInt64 {
+      switch self {
+      case .allocations: sealite_allocation_count()
+      case .chunkBytes: sealite_allocated_chunk_bytes()
+      }
+    }
+  }
+
   var name: String
   var writes: Bool
+  var measure = Measure.allocations
   var run: (_ db: Database, _ offset: Int, _ count: Int) throws -> Void
 }
 
@@ -46,6 +63,12 @@ let workloads: [Workload] = [
     precondition(total != 0)
   },
   Workload(name: "row-fetch-all", writes: false) { db, _, count in
+    let rows = try Row.fetchAll(db, sql: "SELECT id, name, score FROM item LIMIT ?", arguments: [count])
+    precondition(rows.count == count)
+  },
+  // The heap a fetched row takes: its object, its share of the value
+  // buffers, and of the array's growth.
+  Workload(name: "row-fetch-all-bytes", writes: false, measure: .chunkBytes) { db, _, count in
     let rows = try Row.fetchAll(db, sql: "SELECT id, name, score FROM item LIMIT ?", arguments: [count])
     precondition(rows.count == count)
   },
@@ -100,10 +123,11 @@ let workloads: [Workload] = [
 ]
 
 /// The allocations of `body`.
-func allocations(_ body: () throws -> Void) rethrows -> UInt64 {
-  let before = sealite_allocation_count()
+/// What `measure` counts during `body`.
+func counting(_ measure: Workload.Measure, _ body: () throws -> Void) rethrows -> UInt64 {
+  let before = measure.current
   try body()
-  return sealite_allocation_count() &- before
+  return measure.current &- before
 }
 
 func measure(_ workload: Workload, _ dbQueue: DatabaseQueue) throws -> Double {
@@ -113,7 +137,7 @@ func measure(_ workload: Workload, _ dbQueue: DatabaseQueue) throws -> Double {
   func counted(_ count: Int) throws -> UInt64 {
     try dbQueue.write { db in
       defer { offset += count }
-      return try allocations { try workload.run(db, offset, count) }
+      return try counting(workload.measure) { try workload.run(db, offset, count) }
     }
   }
   _ = try counted(1_000)

@@ -16,4 +16,9 @@ int sealite_allocation_counting_is_available(void);
 /// The number of allocations (malloc, calloc, and realloc of a new block) so far.
 uint64_t sealite_allocation_count(void);
 
+/// The bytes of the malloc chunks those allocations took, from their requested
+/// sizes (glibc's size classes: the request and an 8-byte header, rounded up to
+/// 16 bytes, 32 at least); freed chunks are not subtracted.
+uint64_t sealite_allocated_chunk_bytes(void);
+
 #endif
