@@ -50,6 +50,12 @@ struct Workload {
 
 let tableRows = 10_000
 
+/// `Row.fetchAll` of `count` rows, counted in allocations and in bytes.
+func fetchAllRows(_ db: Database, _ offset: Int, _ count: Int) throws {
+  let rows = try Row.fetchAll(db, sql: "SELECT id, name, score FROM item LIMIT ?", arguments: [count])
+  precondition(rows.count == count)
+}
+
 let workloads: [Workload] = [
   Workload(name: "row-cursor-step", writes: false) { db, _, count in
     let cursor = try Row.fetchCursor(db, sql: "SELECT id, name, score FROM item LIMIT ?", arguments: [count])
@@ -62,16 +68,10 @@ let workloads: [Workload] = [
     }
     precondition(total != 0)
   },
-  Workload(name: "row-fetch-all", writes: false) { db, _, count in
-    let rows = try Row.fetchAll(db, sql: "SELECT id, name, score FROM item LIMIT ?", arguments: [count])
-    precondition(rows.count == count)
-  },
+  Workload(name: "row-fetch-all", writes: false, run: fetchAllRows),
   // The heap a fetched row takes: its object, its share of the value
   // buffers, and of the array's growth.
-  Workload(name: "row-fetch-all-bytes", writes: false, measure: .chunkBytes) { db, _, count in
-    let rows = try Row.fetchAll(db, sql: "SELECT id, name, score FROM item LIMIT ?", arguments: [count])
-    precondition(rows.count == count)
-  },
+  Workload(name: "row-fetch-all-bytes", writes: false, measure: .chunkBytes, run: fetchAllRows),
   Workload(name: "record-fetch-all", writes: false) { db, _, count in
     let items = try Item.limit(count).fetchAll(db)
     precondition(items.count == count)
@@ -122,7 +122,6 @@ let workloads: [Workload] = [
   },
 ]
 
-/// The allocations of `body`.
 /// What `measure` counts during `body`.
 func counting(_ measure: Workload.Measure, _ body: () throws -> Void) rethrows -> UInt64 {
   let before = measure.current

@@ -166,20 +166,16 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
   /// Selects the given columns or expressions, fetched as `type`:
   /// `Player.select(max(Column("score")), as: Int.self)`.
-  public consuming func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self)
-    -> QueryInterfaceRequest<
-      T
-    >
-  {
+  public consuming func select<T>(
+    _ selection: any SQLSelectable..., as type: T.Type = T.self
+  ) -> QueryInterfaceRequest<T> {
     select(selection).asRequest(of: T.self)
   }
 
   /// Selects the given columns or expressions, fetched as `type`.
-  public consuming func select<T>(_ selection: [any SQLSelectable], as type: T.Type = T.self)
-    -> QueryInterfaceRequest<
-      T
-    >
-  {
+  public consuming func select<T>(
+    _ selection: [any SQLSelectable], as type: T.Type = T.self
+  ) -> QueryInterfaceRequest<T> {
     select(selection).asRequest(of: T.self)
   }
 
