@@ -81,7 +81,10 @@ final class LockFreeReader: Sendable {
   private func queue() throws -> DatabaseQueue {
     let opened = connection.withLock { connection in
       if let connection { return connection }
-      let opened = Result { try DatabaseQueue(path: Self.uri(filePath), configuration: configuration) }
+      let opened = Result {
+        try DatabaseQueue(
+          path: Database.fileURI(filePath, parameters: "nolock=1"), configuration: configuration)
+      }
       if case .success = opened {
         // The connection has its file open: a `stat` now names that file.
         connectionFile.withLock { $0 = ProcessLocks.FileID(path: filePath) }
@@ -91,14 +94,5 @@ final class LockFreeReader: Sendable {
     }
     guard case .success(let queue) = opened else { throw Unavailable() }
     return queue
-  }
-
-  /// The URI that opens `path` without locks.
-  private static func uri(_ path: String) -> String {
-    var allowed = CharacterSet.urlPathAllowed
-    allowed.remove(charactersIn: "?#%")
-    let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    let encoded = absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute
-    return "file:\(encoded)?nolock=1"
   }
 }
