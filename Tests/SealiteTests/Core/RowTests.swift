@@ -74,6 +74,26 @@ struct RowTests {
     }
   }
 
+  @Test("In a row of 60 columns, each is found by its name in any case, and the leftmost of duplicates wins")
+  func manyColumns() throws {
+    // More columns than a linear scan covers: the lookup table probes past
+    // collisions, and a name it misses (another case) still finds its column.
+    let names = (0..<50).map { "c\($0)" } + (0..<10).map { "C\($0)" }
+    let sql = "SELECT " + names.enumerated().map { "\($0.offset) AS \($0.element)" }.joined(separator: ", ")
+    try DatabaseQueue().read { db in
+      let cursor = try Row.fetchCursor(db, sql: sql)
+      let row = try #require(try cursor.next())
+      for (index, name) in names.enumerated() {
+        let expected = index < 50 ? index : Int(name.dropFirst())!
+        #expect(row[name] as Int? == expected, "\(name)")
+        #expect(row[name.lowercased()] as Int? == expected, "\(name)")
+        #expect(row.index(forColumn: name.uppercased()) == expected, "\(name)")
+      }
+      #expect(row["c50"] as Int? == nil)
+      #expect(!row.hasColumn("c"))
+    }
+  }
+
   @Test("Columns are found by index")
   func byIndex() throws {
     let row = try fetchRow("SELECT 1, 'two', 3.5, x'04', NULL")
