@@ -171,8 +171,9 @@ public final class Statement {
 
   /// Runs the statement to completion, with new arguments if given.
   public func execute(arguments: StatementArguments? = nil) throws {
-    if let arguments { try setArguments(arguments) }
-    try run()
+    guard let arguments else { return try run() }
+    try setArguments(arguments)
+    try run(isReset: true)
   }
 
   /// Runs the statement to completion with `values` bound to its parameters,
@@ -188,16 +189,17 @@ public final class Statement {
   ///     }
   public func execute(arguments values: [(any DatabaseValueConvertible)?]) throws {
     try setArguments(values)
-    try run()
+    try run(isReset: true)
   }
 
   /// Steps the statement, with the arguments already bound, until it is done.
-  private func run() throws {
+  /// `isReset` when binding the arguments just reset it.
+  private func run(isReset: Bool = false) throws {
     guard let database else {
       throw DatabaseError.misuse("the database of this statement is closed", sql: sql)
     }
     let context = try database.willExecute(self)
-    sqlite3_reset(sqliteStatement)
+    if !isReset { sqlite3_reset(sqliteStatement) }
     while true {
       let code = sqlite3_step(sqliteStatement)
       if code == SQLITE_DONE { break }

@@ -56,6 +56,12 @@ public struct PersistenceContainer: Sendable {
     }
   }
 
+  /// Appends a column that the caller knows is not in the container yet.
+  mutating func append(_ value: DatabaseValue, forNewColumn column: String) {
+    columns.append(column)
+    values.append(value)
+  }
+
   private mutating func convert(_ value: any DatabaseValueConvertible) -> DatabaseValue {
     var value: (any DatabaseValueConvertible)? = value
     return StatementArguments.convert(&value, failure: &conversionFailure)

@@ -33,7 +33,7 @@ extension RecordEncoder {
       if ObjectIdentifier(kept.takeUnretainedValue().recordType) == ObjectIdentifier(recordType) {
         pthread_setspecific(slot, nil)
         let encoder = kept.takeRetainedValue()
-        encoder.container = container
+        encoder.start(with: container)
         return encoder
       }
     }

@@ -15,12 +15,19 @@ final class RecordEncoder: Encoder {
   /// record to the next (each thread keeps its encoder: see
   /// RecordEncoder+Reuse.swift, and `releaseCachedContainer()`).
   @exclusivity(unchecked) private var keptContainer = KeptKeyedContainer()
+  /// The words of the columns that records of this type wrote, in order,
+  /// each new to its container when written.
+  @exclusivity(unchecked) private var recordedColumns: [StringBits] = []
+  /// How many columns of the record being encoded are the first recorded
+  /// ones, written in order; -1 once it wrote another.
+  @exclusivity(unchecked) private var recordedPrefix = 0
 
   /// An encoder that adds the record's columns to `container`.
   init(recordType: any EncodableRecord.Type, container: PersistenceContainer) {
     self.recordType = recordType
     self.columnStrategy = recordType.databaseColumnEncodingStrategy
     self.container = container
+    recordedPrefix = container.columns.isEmpty ? 0 : -1
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -50,7 +57,31 @@ final class RecordEncoder: Encoder {
   }
 
   func set(_ value: DatabaseValue, forKey key: some CodingKey) {
-    container.set(value, forColumn: column(for: key))
+    let column = column(for: key)
+    let position = container.columns.count
+    // The same column as the last record wrote at this position, after the
+    // same columns: it was new then, so it is new now. No search of the
+    // columns already written for one of the same name.
+    if position == recordedPrefix, position < recordedColumns.count, recordedColumns[position] == column.bits
+    {
+      container.append(value, forNewColumn: column)
+      recordedPrefix += 1
+      return
+    }
+    container.set(value, forColumn: column)
+    if position == recordedPrefix, position == recordedColumns.count, container.columns.count > position {
+      recordedColumns.append(column.bits)
+      recordedPrefix += 1
+    } else {
+      recordedPrefix = -1
+    }
+  }
+
+  /// Starts a record in `container`: the columns recorded from the last
+  /// record apply while it writes the same ones, from an empty container.
+  func start(with container: PersistenceContainer) {
+    self.container = container
+    recordedPrefix = container.columns.isEmpty ? 0 : -1
   }
 
   /// Writes `value` into the column of `key`: data, dates and UUIDs by the

@@ -61,6 +61,40 @@ private struct Fragile: Encodable, PersistableRecord {
   }
 }
 
+/// A record that writes the columns it is given, in that order: column i
+/// gets the value i.
+private struct Shaped: Encodable, EncodableRecord {
+  var columns: [String]
+
+  struct Key: CodingKey {
+    var stringValue: String
+    init(stringValue: String) { self.stringValue = stringValue }
+    var intValue: Int? { nil }
+    init?(intValue: Int) { nil }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    for (index, column) in columns.enumerated() {
+      try container.encode(index, forKey: Key(stringValue: column))
+    }
+  }
+
+  /// What the container must hold: a column written again, in any case,
+  /// replaces the value of the first one.
+  var expected: [(column: String, value: Int)] {
+    var result: [(column: String, value: Int)] = []
+    for (index, column) in columns.enumerated() {
+      if let existing = result.firstIndex(where: { $0.column.lowercased() == column.lowercased() }) {
+        result[existing].value = index
+      } else {
+        result.append((column, index))
+      }
+    }
+    return result
+  }
+}
+
 @Suite("A record's columns do not depend on the records encoded before it")
 struct RecordEncoderReuseTests {
   private func makeQueue() throws -> DatabaseQueue {
@@ -154,6 +188,32 @@ struct RecordEncoderReuseTests {
       return try await group.reduce(into: [Bool]()) { $0.append($1) }
     }
     #expect(results == Array(repeating: true, count: 8))
+  }
+
+  @Test(
+    "Records of one type writing other columns, in another order, or one twice in another case: each gets its own"
+  )
+  func columnsThatChangeFromRecordToRecord() throws {
+    let long = "a_column_name_longer_than_fifteen_bytes"
+    let shapes: [[String]] = [
+      ["a", "b", "c"], ["a", "c"], ["a", "b", "c"], ["b", "a", "c"], ["a", "b", "A"], ["a", "b", "A"],
+      ["a", "b", "c", "d"], ["a", "b"], [long, long.uppercased()], [long, "b"], ["A", "B", "a"], [],
+      ["a", "b", "c"],
+    ]
+    for columns in shapes + shapes.reversed() {
+      let record = Shaped(columns: columns)
+      var container = PersistenceContainer()
+      try record.encode(to: &container)
+      #expect(container.columns == record.expected.map(\.column), "\(columns)")
+      for (column, value) in record.expected {
+        #expect(container[column]?.databaseValue == value.databaseValue, "\(columns): \(column)")
+      }
+      // A container that already holds a column keeps it first.
+      var started = PersistenceContainer()
+      started["z"] = 99
+      try record.encode(to: &started)
+      #expect(started.columns == ["z"] + record.expected.map(\.column), "\(columns)")
+    }
   }
 }
 
