@@ -40,11 +40,11 @@ extension FetchableRecord where Self: TableRecord {
     let cache = db.recordStatements
     let type = ObjectIdentifier(Self.self)
     let lookup: PrimaryKeyLookupSQL
-    if let cached = cache.primaryKeyLookups[type] {
+    if let cached = cache.primaryKeyLookups.value(for: type) {
       lookup = cached
     } else {
       lookup = try makeLookupSQL(db, value: value)
-      cache.primaryKeyLookups[type] = lookup
+      cache.primaryKeyLookups.set(lookup, for: type)
     }
     guard let sql = lookup.sql else { return try filter(key: value).fetchOne(db) }
     let statement: Statement

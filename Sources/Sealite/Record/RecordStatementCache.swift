@@ -18,7 +18,7 @@ final class RecordStatementCache: ConnectionState {
   /// and RETURNING clause.
   @exclusivity(unchecked) var upsertStatements = LastHitDictionary<RecordUpsertKey, RecordUpsertStatement>()
   /// The SQL of primary-key lookups by record type.
-  var primaryKeyLookups: [ObjectIdentifier: PrimaryKeyLookupSQL] = [:]
+  @exclusivity(unchecked) var primaryKeyLookups = LastHitDictionary<ObjectIdentifier, PrimaryKeyLookupSQL>()
   /// The names of each table's columns, as the schema spells them.
   @exclusivity(unchecked) var columnNames = LastHitDictionary<String, Set<String>>()
   /// Whether each table has triggers (RETURNING misses what they write).
