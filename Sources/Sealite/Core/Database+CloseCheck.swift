@@ -37,12 +37,19 @@ enum CloseCheck {
   /// What the check finds wrong with `connection`, whose live ``Statement``
   /// objects `statements` counts.
   static func problems(_ connection: SQLiteConnection, statements: StatementCount) -> [String] {
-    let virtualTables = virtualTableNames(connection)
-    var sql: [String] = []
+    var texts: [String] = []
     var statement = sqlite3_next_stmt(connection, nil)
     while let current = statement {
-      let text = sqlite3_sql(current).map { String(cString: $0) } ?? ""
+      texts.append(sqlite3_sql(current).map { String(cString: $0) } ?? "")
       statement = sqlite3_next_stmt(connection, current)
+    }
+    // The schema is read only when there are statements to tell apart: a
+    // connection that could not read its file (a wrong key) must not try
+    // again as it closes. With SQLCipher 1's settings, that read would take a
+    // wrong key's noise for a header, and could create -wal and -shm.
+    let virtualTables = texts.isEmpty ? [] : virtualTableNames(connection)
+    var sql: [String] = []
+    for text in texts {
       // FTS5 also reads `PRAGMA 'schema'.data_version`. A full-text table with
       // external content reads its content table: FTS3 and FTS4 as
       // `SELECT rowid, x.'a' FROM 'main'.'t' AS x WHERE rowid = ?`, FTS5 as

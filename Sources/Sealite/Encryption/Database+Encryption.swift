@@ -32,6 +32,7 @@ extension Database {
     let keying = state(for: KeyingState.self)
     keying.passphraseInUse = key.kind == .passphrase ? key : nil
     keying.isKeyedWithRawKey = key.kind != .passphrase
+    if !hasReadPages { keying.keyOfFirstRead = key }
     // SQLCipher 4 logs decryption failures to stderr once a codec is active. A
     // library must not print: failures reach the caller as thrown errors. (The
     // level is process-wide and reset when SQLCipher activates, hence here.)
@@ -168,83 +169,6 @@ extension Database {
   /// settings) reads the schema of the file.
   func opensFile(with key: DatabaseKey) -> Bool {
     (try? Database.keyOpensFile(atPath: path, key: key, cipherPragmas: configuration.cipher.pragmas)) ?? false
-  }
-
-  /// True if a new connection, keyed with `key` and then given
-  /// `cipherPragmas`, reads the schema of the file at `path`. Read-only unless
-  /// `writable` (a writable connection rolls back the hot journal a crash
-  /// left, which it must before reading anything). Throws `SQLITE_BUSY` when
-  /// another connection kept it from reading: that tells nothing of the key.
-  static func keyOpensFile(
-    atPath path: String, key: DatabaseKey, cipherPragmas: [String], writable: Bool = false
-  ) throws -> Bool {
-    let flags = (writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_URI
-    guard let connection = keyedConnection(path, flags: flags, key: key, cipherPragmas: cipherPragmas) else {
-      return false
-    }
-    defer { sqlite3_close_v2(connection) }
-    // Without an HMAC (SQLCipher 1's format), a wrong key decrypts page 1 to
-    // noise that SQLite takes for a header. One time in 256 its byte 19 says
-    // "WAL", and SQLite creates -wal and -shm before it rejects the rest (a
-    // read-only connection leaves them behind). So such a key first reads the
-    // file through an immutable open, which opens no WAL or journal and takes
-    // no lock: a wrong key stops there.
-    // (An immutable open of an empty file whose pages are all in its -wal
-    // reads an empty database: the real open below then decides.)
-    if !authenticatesPages(connection) {
-      let uri = fileURI(path, parameters: "immutable=1")
-      guard
-        let immutable = keyedConnection(
-          uri, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, key: key, cipherPragmas: cipherPragmas)
-      else { return false }
-      defer { sqlite3_close_v2(immutable) }
-      guard sqlite3_exec(immutable, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK else {
-        return false
-      }
-    }
-    let code = sqlite3_exec(connection, "SELECT count(*) FROM sqlite_master", nil, nil, nil)
-    if code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED {
-      throw DatabaseError(
-        resultCode: .SQLITE_BUSY, message: "\(path) is locked by another connection: try again later")
-    }
-    return code == SQLITE_OK
-  }
-
-  /// A new connection to `path`, keyed with `key` and then given
-  /// `cipherPragmas`, that has read nothing yet; nil if it can not be made.
-  private static func keyedConnection(
-    _ path: String, flags: CInt, key: DatabaseKey, cipherPragmas: [String]
-  ) -> SQLiteConnection? {
-    var connection: SQLiteConnection?
-    guard sqlite3_open_v2(path, &connection, flags, nil) == SQLITE_OK, let connection else {
-      sqlite3_close_v2(connection)
-      return nil
-    }
-    sqlite3_busy_timeout(connection, 5000)
-    let keyed = key.withSQLCipherKeyBytes { bytes in
-      sqlite3_key_v2(connection, "main", bytes.baseAddress, CInt(bytes.count))
-    }
-    var applied = keyed == SQLITE_OK
-    if applied {
-      sqlite3_exec(connection, "PRAGMA cipher_log_level = NONE", nil, nil, nil)
-      applied = cipherPragmas.allSatisfy { sqlite3_exec(connection, $0, nil, nil, nil) == SQLITE_OK }
-    }
-    guard applied else {
-      sqlite3_close_v2(connection)
-      return nil
-    }
-    return connection
-  }
-
-  /// False when the connection's cipher settings authenticate no page (no
-  /// HMAC, SQLCipher 1's format), or when SQLCipher does not say.
-  private static func authenticatesPages(_ connection: SQLiteConnection) -> Bool {
-    var statement: OpaquePointer?
-    defer { sqlite3_finalize(statement) }
-    guard sqlite3_prepare_v2(connection, "PRAGMA cipher_use_hmac", -1, &statement, nil) == SQLITE_OK,
-      sqlite3_step(statement) == SQLITE_ROW
-    else { return false }
-    return sqlite3_column_int(statement, 0) != 0
   }
 
   /// The SQLCipher settings in force on this connection (`cipher_*` pragmas),

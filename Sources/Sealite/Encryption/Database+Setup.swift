@@ -30,7 +30,9 @@ extension Database {
       if db.isReadOnlyConnection, Database.isZeroLengthFile(db.path) {
         throw DatabaseError(resultCode: .SQLITE_NOTADB, message: "\(db.path) is empty: not a database")
       }
+      try db.checkKeyOfUnauthenticatedFormat()
       try db.validateFileAccess()
+      db.existingState(for: KeyingState.self)?.keyOfFirstRead = nil
       try db.createEncryptedFileIfEmpty()
       try db.execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeysEnabled ? "ON" : "OFF")")
       if db.isKeyed {

@@ -186,7 +186,7 @@ extension Database {
   /// `PRAGMA cipher_settings` (SQLCipher 4: the settings of the connection's
   /// codec, as pragmas), read with the C API: no page is read, nothing is
   /// cached or traced. Empty where SQLCipher has no such pragma.
-  private static func cipherSettings(_ connection: SQLiteConnection) -> [String] {
+  static func cipherSettings(_ connection: SQLiteConnection) -> [String] {
     var statement: SQLiteStatement?
     guard sqlite3_prepare_v2(connection, "PRAGMA cipher_settings", -1, &statement, nil) == SQLITE_OK,
       let statement

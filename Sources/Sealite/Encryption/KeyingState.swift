@@ -10,6 +10,10 @@ final class KeyingState: ConnectionState {
   /// True once the connection is keyed with a raw key, which SQLCipher uses
   /// without any derivation.
   var isKeyedWithRawKey = false
+  /// The key this connection was keyed with, until its first read: a key
+  /// whose settings authenticate no page is checked through another
+  /// connection first (see Database+KeyProbe.swift).
+  var keyOfFirstRead: DatabaseKey?
   /// Told of every key change on this connection, so that a pool keys the
   /// connections it opens afterwards with the new key (GRDB's way to rekey a
   /// pool: `db.changePassphrase` in a barrier, then `invalidateReadOnlyConnections()`).
@@ -20,6 +24,7 @@ final class KeyingState: ConnectionState {
   func connectionWillClose() {
     passphraseInUse = nil
     derivedKey = nil
+    keyOfFirstRead = nil
     keyChangeObserver = nil
   }
 }

@@ -65,4 +65,62 @@ struct UnauthenticatedFormatProbeTests {
     #expect(try DatabaseQueue.cipherFormat(atPath: path, key: #require(config.key)) == 1)
     #expect(try CipherConfigurationTests.rows(DatabasePool(path: path, configuration: config)) == ["one"])
   }
+
+  @Test(
+    "opening a database in SQLCipher 1's format with 2,000 wrong keys: each is the key error, and no file appears",
+    arguments: [true, false])
+  func wrongKeysOpenNothing(readonly: Bool) throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    var config = Self.formatOneConfiguration
+    try CipherConfigurationTests.makeDatabase(at: path, config, rows: 3)
+    let before = try #require(fileBytes(path))
+    config.readonly = readonly
+    config.observesOtherProcesses = false
+    // (255/256)^2000 ≈ 0.0004%: without the check, some key's noise says WAL.
+    for attempt in 0..<2000 {
+      config.key = .randomRaw()
+      do {
+        _ = try DatabaseQueue(path: path, configuration: config)
+        Issue.record("wrong key \(attempt) opened the database")
+      } catch let error as DatabaseError {
+        #expect(error.resultCode == .SQLITE_NOTADB, "\(error)")
+        #expect(error.message?.contains("key does not open") == true, "\(error)")
+      }
+      guard directory.fileNames() == ["db.sqlite"] else {
+        Issue.record("wrong key \(attempt) left \(directory.fileNames())")
+        break
+      }
+    }
+    #expect(fileBytes(path) == before)
+    // The right key, as a raw key or a passphrase given in prepareDatabase,
+    // on a queue and on a pool.
+    let right = Self.formatOneConfiguration
+    #expect(try CipherConfigurationTests.rows(DatabaseQueue(path: path, configuration: right)).count == 3)
+    #expect(try CipherConfigurationTests.rows(DatabasePool(path: path, configuration: right)).count == 3)
+  }
+
+  @Test(
+    "a passphrase in SQLCipher 1's format, given in prepareDatabase to a pool: the right one opens, a wrong one does not"
+  )
+  func passphraseInPrepareDatabase() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    func config(_ passphrase: String) -> Configuration {
+      var config = Self.formatOneConfiguration
+      config.key = nil
+      let legacy = CipherConfigurationTests.sqlcipherMajorVersion < 4
+      config.prepareDatabase { db in
+        try db.usePassphrase(passphrase)
+        if legacy { try db.execute(sql: "PRAGMA cipher_use_hmac = OFF") }
+      }
+      return config
+    }
+    try CipherConfigurationTests.makeDatabase(at: path, config("format one"), rows: 4)
+    let pool = try DatabasePool(path: path, configuration: config("format one"))
+    #expect(try CipherConfigurationTests.rows(pool).count == 4)
+    try pool.close()
+    #expect(throws: DatabaseError.self) { try DatabasePool(path: path, configuration: config("not it")) }
+    #expect(directory.fileNames() == ["db.sqlite"])
+  }
 }
