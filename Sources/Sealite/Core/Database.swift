@@ -264,23 +264,12 @@ public final class Database {
   /// `PRAGMA schema_version`, read with the C API: nothing is cached or
   /// observed (and the caller pauses the trace). Nil if it can not be read (a busy database).
   private static func schemaVersion(_ connection: SQLiteConnection) -> Int32? {
-    var statement: SQLiteStatement?
-    guard sqlite3_prepare_v2(connection, "PRAGMA schema_version", -1, &statement, nil) == SQLITE_OK,
-      let statement
-    else { return nil }
-    defer { sqlite3_finalize(statement) }
-    guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
-    return sqlite3_column_int(statement, 0)
+    integerPragma(connection, "PRAGMA schema_version").map { Int32(truncatingIfNeeded: $0) }
   }
 
   /// `PRAGMA query_only`, read with the C API.
   private static func queryOnly(_ connection: SQLiteConnection) -> Bool {
-    var statement: SQLiteStatement?
-    guard sqlite3_prepare_v2(connection, "PRAGMA query_only", -1, &statement, nil) == SQLITE_OK,
-      let statement
-    else { return false }
-    defer { sqlite3_finalize(statement) }
-    return sqlite3_step(statement) == SQLITE_ROW && sqlite3_column_int(statement, 0) != 0
+    (integerPragma(connection, "PRAGMA query_only") ?? 0) != 0
   }
 
   /// Called when a statement failed: returns the error to throw.

@@ -103,7 +103,7 @@ extension Database {
   /// False when the connection's cipher settings authenticate no page (no
   /// HMAC, SQLCipher 1's format), or when SQLCipher does not say.
   private static func authenticatesPages(_ connection: SQLiteConnection) -> Bool {
-    integerPragma(connection, "cipher_use_hmac").map { $0 != 0 } ?? false
+    integerPragma(connection, "PRAGMA cipher_use_hmac").map { $0 != 0 } ?? false
   }
 
   /// The settings of the connection's codec, as pragmas that give another
@@ -114,20 +114,10 @@ extension Database {
     if !listed.isEmpty { return listed }
     var settings: [String] = []
     for name in ["kdf_iter", "cipher_page_size", "cipher_use_hmac"] {
-      guard let value = integerPragma(connection, name) else { return [] }
+      guard let value = integerPragma(connection, "PRAGMA \(name)") else { return [] }
       settings.append("PRAGMA \(name) = \(value)")
     }
     return settings
   }
 
-  /// The integer a pragma returns, read with the C API (no page is read,
-  /// nothing is cached or traced); nil if it returns no row.
-  private static func integerPragma(_ connection: SQLiteConnection, _ name: String) -> Int64? {
-    var statement: OpaquePointer?
-    defer { sqlite3_finalize(statement) }
-    guard sqlite3_prepare_v2(connection, "PRAGMA \(name)", -1, &statement, nil) == SQLITE_OK,
-      sqlite3_step(statement) == SQLITE_ROW
-    else { return nil }
-    return sqlite3_column_int64(statement, 0)
-  }
 }

@@ -51,8 +51,7 @@ public struct PersistenceContainer: Sendable {
     if let index = index(of: column) {
       values[index] = value
     } else {
-      columns.append(column)
-      values.append(value)
+      append(value, forNewColumn: column)
     }
   }
 
