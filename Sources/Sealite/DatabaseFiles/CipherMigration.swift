@@ -102,10 +102,11 @@ extension DatabaseQueue {
     let output = try NewDatabaseFile(destination: path, overwrite: true)
     defer { if !migrated { output.discard() } }
     // A shared lock until the new file is in place: no commit can be lost.
+    // (The rollback is registered first: the read after BEGIN may fail.)
+    defer { try? holder.writer.sync { db in try db.execute(sql: "ROLLBACK") } }
     try holder.writer.sync { db in
       try db.execute(sql: "BEGIN DEFERRED TRANSACTION; SELECT count(*) FROM sqlite_master")
     }
-    defer { try? holder.writer.sync { db in try db.execute(sql: "ROLLBACK") } }
     _ = try writeCopy(
       ofDatabaseAtPath: path, key: key, cipher: cipher, to: output.temporaryPath, destinationKey: key,
       journalMode: originalMode == "wal" ? "wal" : nil, progress: nil, cancellation: cancellation,

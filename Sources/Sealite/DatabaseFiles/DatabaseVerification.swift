@@ -50,8 +50,11 @@ extension DatabaseQueue {
     return try dbQueue.writer.sync { db in
       // Ended by a rollback: the check of an encrypted transaction's commit
       // would throw for the very pages this reports.
-      try db.execute(sql: "BEGIN DEFERRED TRANSACTION; SELECT count(*) FROM sqlite_master")
+      // Rolled back however the checks end, also when the first read fails
+      // after BEGIN (another process's key change holds the file locked):
+      // the connection never closes with the transaction open.
       defer { try? db.execute(sql: "ROLLBACK") }
+      try db.execute(sql: "BEGIN DEFERRED TRANSACTION; SELECT count(*) FROM sqlite_master")
       do {
         var cipherMessages: [String] = []
         var tamperedPages: [Int] = []
