@@ -16,6 +16,16 @@ extension Statement {
     assert(
       row.map { $0.statement === self && $0._sqliteStatement != nil } ?? true,
       "a reused row reads this statement")
+    return try withFirstStep(restriction: restriction) { _ in try body(row ?? Row(statement: self)) }
+  }
+
+  /// Runs the statement up to its first row, hands its SQLite statement to
+  /// `body` to read that row with the C API, and ends the run; nil when the
+  /// statement has no row. For a caller that reads a column or two (the
+  /// rowid an upsert returns), without the row object of `withFirstRow`.
+  func withFirstStep<T>(
+    restriction: RowIDRestriction? = nil, _ body: (_ sqliteStatement: SQLiteStatement) throws -> T
+  ) throws -> T? {
     guard let database else {
       throw DatabaseError.misuse("the database of this statement is closed", sql: sql)
     }
@@ -23,6 +33,6 @@ extension Statement {
     sqlite3_reset(sqliteStatement)
     guard try step(context: context) else { return nil }
     defer { endRunEarly(context: context) }
-    return try body(row ?? Row(statement: self))
+    return try body(sqliteStatement)
   }
 }

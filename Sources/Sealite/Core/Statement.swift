@@ -31,6 +31,7 @@ public final class Statement {
       case .converted(let arguments): return arguments
       case .positional(let values): return StatementArguments(values)
       case .single(let value): return StatementArguments([value])
+      case .picked(let values, let indexes): return StatementArguments(indexes.map { values[$0] })
       }
     }
     set { setArgumentsOrTrap(newValue) }
@@ -214,25 +215,37 @@ public final class Statement {
   }
 
   /// Binds one value per parameter, in order, without the checks of
-  /// ``setArguments(_:)``: for statements Sealite generated itself.
-  func bindInOrder(_ values: [DatabaseValue]) throws {
+  /// ``setArguments(_:)``: for statements Sealite generated itself. With
+  /// `indexes`, parameter N takes `values[indexes[N]]`: a record's UPDATE
+  /// binds its container's values where they are, without an array of its own.
+  func bindInOrder(_ values: [DatabaseValue], picking indexes: [Int]? = nil) throws {
     sqlite3_reset(sqliteStatement)
-    for (offset, value) in values.enumerated() {
-      let code = value.bind(to: sqliteStatement, at: CInt(offset + 1))
+    // The arguments are recorded first: the error of a failed bind lists them.
+    guard let indexes else {
+      var arguments = StatementArguments()
+      arguments.values = values
+      boundArguments = .converted(arguments)
+      for (offset, value) in values.enumerated() {
+        let code = value.bind(to: sqliteStatement, at: CInt(offset + 1))
+        if code != SQLITE_OK { throw makeError(code: code) }
+      }
+      return
+    }
+    boundArguments = .picked(values, indexes)
+    for (offset, index) in indexes.enumerated() {
+      let code = values[index].bind(to: sqliteStatement, at: CInt(offset + 1))
       if code != SQLITE_OK { throw makeError(code: code) }
     }
-    var arguments = StatementArguments()
-    arguments.values = values
-    boundArguments = .converted(arguments)
   }
 
   /// Runs the statement with one value per parameter, in order, without the
-  /// checks of `execute(arguments:)`: for statements Sealite generated itself.
-  func executeBinding(_ values: [DatabaseValue]) throws {
+  /// checks of `execute(arguments:)`: for statements Sealite generated itself
+  /// (`indexes` as in ``bindInOrder(_:picking:)``).
+  func executeBinding(_ values: [DatabaseValue], picking indexes: [Int]? = nil) throws {
     guard let database else {
       throw DatabaseError.misuse("the database of this statement is closed", sql: sql)
     }
-    try bindInOrder(values)
+    try bindInOrder(values, picking: indexes)
     let context = try database.willExecute(self)
     let code = sqlite3_step(sqliteStatement)
     if code != SQLITE_DONE && code != SQLITE_ROW {
@@ -257,6 +270,8 @@ private enum BoundArguments {
   case converted(StatementArguments)
   case positional([(any DatabaseValueConvertible)?])
   case single(DatabaseValue)
+  /// Parameter N took `values[indexes[N]]`.
+  case picked(_ values: [DatabaseValue], _ indexes: [Int])
 }
 
 extension Statement: CustomStringConvertible {

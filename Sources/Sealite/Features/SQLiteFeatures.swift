@@ -162,6 +162,13 @@ public struct SQLiteFeatures: Sendable {
       case .deterministicFunctions: return "3.8.3"
       }
     }
+
+    /// The case's own bit of ``SQLiteFeatures/capabilityBits``. A case
+    /// without payload is stored as its rank among the cases, in declaration
+    /// order (at most 64 of them: a test checks it).
+    var bit: UInt64 {
+      1 << UInt64(unsafeBitCast(self, to: UInt8.self))
+    }
   }
 
   /// The version of the SQLite bundled in the linked library, e.g. "3.46.1".
@@ -180,13 +187,33 @@ public struct SQLiteFeatures: Sendable {
   public let compileOptions: [String]
   /// The capabilities found.
   public let capabilities: Set<Capability>
+  /// The same capabilities, one bit per case: `supports` is asked on hot
+  /// paths (each upsert asks for RETURNING), where hashing the case's name
+  /// cost more than the check it answers.
+  private let capabilityBits: UInt64
+
+  init(
+    sqliteVersion: String, sqliteVersionNumber: Int, sqliteSourceID: String, sqlcipherVersion: String?,
+    cryptoProvider: String?, cryptoProviderVersion: String?, compileOptions: [String],
+    capabilities: Set<Capability>
+  ) {
+    self.sqliteVersion = sqliteVersion
+    self.sqliteVersionNumber = sqliteVersionNumber
+    self.sqliteSourceID = sqliteSourceID
+    self.sqlcipherVersion = sqlcipherVersion
+    self.cryptoProvider = cryptoProvider
+    self.cryptoProviderVersion = cryptoProviderVersion
+    self.compileOptions = compileOptions
+    self.capabilities = capabilities
+    capabilityBits = capabilities.reduce(0) { $0 | $1.bit }
+  }
 
   /// The features of the SQLCipher library this program is linked with.
   public static let linked: SQLiteFeatures = SQLiteFeatures.probe()
 
   /// True if the linked library has the capability.
   public func supports(_ capability: Capability) -> Bool {
-    capabilities.contains(capability)
+    capabilityBits & capability.bit != 0
   }
 
   /// Throws ``SQLiteFeatureError`` if the linked library lacks the capability.

@@ -118,10 +118,10 @@ extension EncodableRecord where Self: Encodable {
   public func encode(to container: inout PersistenceContainer) throws {
     let encoder = RecordEncoder.take(recordType: Self.self, container: container)
     if container.isEmpty {
-      // The encoder takes the (reserved) arrays over and fills them in place,
-      // instead of copying them at the first column. A failure leaves an empty
-      // container, as it found it.
-      container = PersistenceContainer(reservingCapacity: 0)
+      // The encoder takes the empty container over and fills it in place,
+      // instead of copying its arrays at the first column. A failure leaves an
+      // empty container, as it found it.
+      container = PersistenceContainer()
     }
     do {
       try encode(to: encoder)

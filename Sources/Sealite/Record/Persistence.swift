@@ -109,9 +109,9 @@ extension MutablePersistableRecord {
   ) throws -> Row? {
     let resolution = onConflict ?? Self.persistenceConflictPolicy.conflictResolutionForUpdate
     let update = try updateStatement(db, container: container, columns: columns, resolution: resolution)
-    guard let values = update.values(from: container) else { throw try recordNotFound(db, container) }
+    guard let indexes = update.valueIndexes(in: container) else { throw try recordNotFound(db, container) }
     guard let returning else {
-      try update.statement.executeBinding(values)
+      try update.statement.executeBinding(container.values, picking: indexes)
       if db.changesCount == 0 { throw try recordNotFound(db, container) }
       return nil
     }
@@ -121,7 +121,7 @@ extension MutablePersistableRecord {
       + (try returning.map { try $0.sql(context) }.joined(separator: ", "))
     // The SET and WHERE values, then those of the RETURNING clause.
     var arguments = StatementArguments()
-    arguments.values = values
+    arguments.values = indexes.map { container.values[$0] }
     let returnedRow = try Row.fetchOne(
       db.cachedStatement(sql: sql), arguments: arguments + (context.arguments ?? StatementArguments()))
     guard let returnedRow else { throw try recordNotFound(db, container) }
@@ -154,9 +154,10 @@ extension MutablePersistableRecord {
     let assignments = updated.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
     let condition = keyColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
     let sql = "UPDATE \(resolution.orClause)\(table) SET \(assignments) WHERE \(condition)"
+    let indexes = (updated + keyColumns).map { container.index(of: $0) }
     let update = RecordUpdateStatement(
       statement: try db.cachedStatement(sql: sql),
-      valueIndexes: (updated + keyColumns).map { container.index(of: $0) }, keyCount: keyColumns.count)
+      valueIndexes: indexes.contains(nil) ? nil : indexes.compactMap { $0 }, keyCount: keyColumns.count)
     cache.updateStatements.set(update, for: key)
     return update
   }

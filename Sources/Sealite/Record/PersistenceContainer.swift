@@ -13,19 +13,9 @@ public struct PersistenceContainer: Sendable {
   private(set) var values: [DatabaseValue] = []
   var conversionFailure: String?
 
-  /// An empty container.
-  public init() {
-    self.init(reservingCapacity: 8)
-  }
-
-  /// An empty container with room for `capacity` columns.
-  init(reservingCapacity capacity: Int) {
-    // Asking for no room still goes through the arrays' reallocation path:
-    // an encoder that hands its arrays over asks for none, twice per record.
-    guard capacity > 0 else { return }
-    columns.reserveCapacity(capacity)
-    values.reserveCapacity(capacity)
-  }
+  /// An empty container. It allocates nothing until a column is set: an
+  /// Encodable record's encoder replaces it with a container of its own.
+  public init() {}
 
   /// The value of a column, or nil if the column was not set.
   public subscript(_ column: String) -> (any DatabaseValueConvertible)? {
@@ -57,8 +47,29 @@ public struct PersistenceContainer: Sendable {
 
   /// Appends a column that the caller knows is not in the container yet.
   mutating func append(_ value: DatabaseValue, forNewColumn column: String) {
+    if columns.capacity == 0 {
+      // Room for a record's columns at once, instead of growing 1, 2, 4, 8.
+      columns.reserveCapacity(8)
+      values.reserveCapacity(8)
+    }
     columns.append(column)
     values.append(value)
+  }
+
+  /// Appends the value of a column whose name comes later, from
+  /// `setPendingColumns(_:)`: until then the container has more values than
+  /// columns, and only the encoder that appends so reads it.
+  /// `count` is the number of values expected: the first one makes room
+  /// for them all.
+  mutating func appendValueOfPendingColumn(_ value: DatabaseValue, expecting count: Int) {
+    if values.capacity == 0 { values.reserveCapacity(count) }
+    values.append(value)
+  }
+
+  /// The names of the columns of the values appended alone, in order.
+  mutating func setPendingColumns(_ names: [String]) {
+    assert(columns.isEmpty && names.count == values.count, "the names of the values appended alone")
+    columns = names
   }
 
   private mutating func convert(_ value: any DatabaseValueConvertible) -> DatabaseValue {

@@ -43,7 +43,8 @@ extension RecordEncoder {
   /// The encoded container, moved out, and the encoder back in this thread's
   /// slot, empty, in place of the one kept there.
   func giveBack() -> PersistenceContainer {
-    var encoded = PersistenceContainer(reservingCapacity: 0)
+    writePendingColumns()
+    var encoded = PersistenceContainer()
     swap(&encoded, &container)
     codingPath = []
     let slot = RecordEncoder.slot

@@ -18,6 +18,9 @@ final class RecordEncoder: Encoder {
   /// The words of the columns that records of this type wrote, in order,
   /// each new to its container when written.
   @exclusivity(unchecked) private var recordedColumns: [StringBits] = []
+  /// The same columns' names: a record that writes all of them, in order,
+  /// gets this array as its container's columns, shared instead of built.
+  @exclusivity(unchecked) private var recordedNames: [String] = []
   /// How many columns of the record being encoded are the first recorded
   /// ones, written in order; -1 once it wrote another.
   @exclusivity(unchecked) private var recordedPrefix = 0
@@ -58,23 +61,36 @@ final class RecordEncoder: Encoder {
 
   func set(_ value: DatabaseValue, forKey key: some CodingKey) {
     let column = column(for: key)
-    let position = container.columns.count
+    let position = container.values.count
     // The same column as the last record wrote at this position, after the
     // same columns: it was new then, so it is new now. No search of the
-    // columns already written for one of the same name.
+    // columns already written for one of the same name, and its name is
+    // written with the others, at once, when the container is read.
     if position == recordedPrefix, position < recordedColumns.count, recordedColumns[position] == column.bits
     {
-      container.append(value, forNewColumn: column)
+      container.appendValueOfPendingColumn(value, expecting: recordedColumns.count)
       recordedPrefix += 1
       return
     }
+    writePendingColumns()
     container.set(value, forColumn: column)
     if position == recordedPrefix, position == recordedColumns.count, container.columns.count > position {
       recordedColumns.append(column.bits)
+      recordedNames.append(column)
       recordedPrefix += 1
     } else {
       recordedPrefix = -1
     }
+  }
+
+  /// Writes the names of the columns whose values `set` appended alone: the
+  /// first recorded ones. All of them are the recorded array itself, shared.
+  /// Called before anything reads the container's columns.
+  func writePendingColumns() {
+    let pending = container.values.count
+    guard container.columns.count < pending else { return }
+    container.setPendingColumns(
+      pending == recordedNames.count ? recordedNames : Array(recordedNames[..<pending]))
   }
 
   /// Starts a record in `container`: the columns recorded from the last
@@ -132,6 +148,7 @@ struct RecordSingleValueEncodingContainer: SingleValueEncodingContainer {
   func encode<T: Encodable>(_ value: T) throws {
     if let record = value as? any EncodableRecord {
       // A record writes its columns its own way (EncodableRecord wins over Encodable).
+      encoder.writePendingColumns()
       try record.encode(to: &encoder.container)
     } else if value is any DatabaseValueConvertible {
       // A lone value has no column to go in.

@@ -77,25 +77,18 @@ struct RecordUpdateKey: Hashable {
 struct RecordUpdateStatement {
   let statement: Statement
   /// For each parameter, in order (the SET values, then the key's), the
-  /// index of its value in the container; nil for a key column the record
-  /// does not encode.
-  let valueIndexes: [Int?]
+  /// index of its value in the container; nil when the record does not
+  /// encode a column of the key: no row can match it.
+  let valueIndexes: [Int]?
   /// How many of the last parameters are the primary key's.
   let keyCount: Int
 
-  /// The values to bind, or nil when the record's key is incomplete (a key
-  /// column missing or NULL): no row can match it.
-  func values(from container: PersistenceContainer) -> [DatabaseValue]? {
-    var values: [DatabaseValue] = []
-    values.reserveCapacity(valueIndexes.count)
-    let firstKey = valueIndexes.count - keyCount
-    for (parameter, index) in valueIndexes.enumerated() {
-      guard let index else { return nil }
-      let value = container.values[index]
-      if parameter >= firstKey && value.isNull { return nil }
-      values.append(value)
-    }
-    return values
+  /// Where the values to bind are in `container`, or nil when the record's
+  /// key is incomplete (a key column missing or NULL): no row can match it.
+  func valueIndexes(in container: PersistenceContainer) -> [Int]? {
+    guard let valueIndexes else { return nil }
+    for index in valueIndexes.suffix(keyCount) where container.values[index].isNull { return nil }
+    return valueIndexes
   }
 }
 

@@ -1,3 +1,5 @@
+import CSQLCipher
+
 /// Which columns an upsert overwrites when the row already exists.
 public enum UpsertUpdateStrategy: Sendable {
   /// Every column the record encodes, except the primary key and the conflict
@@ -16,6 +18,10 @@ struct UpsertPlan {
   let strategy: UpsertUpdateStrategy
   let excluded: SQLTableAlias
   let userAssignments: [ColumnAssignment]
+
+  /// SQLite's `excluded` row, one alias for every upsert: an alias never
+  /// changes, and its columns always render qualified.
+  static let excludedRow = SQLTableAlias(name: "excluded", forcesQualification: true)
 
   /// The assignments of the DO UPDATE clause, with `excluded` values.
   func assignments(container: PersistenceContainer, keyColumns: [String]) -> [ColumnAssignment] {
@@ -40,7 +46,7 @@ extension MutablePersistableRecord {
   /// ``UpsertUpdateStrategy/allColumns``). Keeps the rowid of an existing row,
   /// deletes nothing, fires no cascade. `didInsert` receives the row's rowid.
   public mutating func upsert(_ db: Database) throws {
-    _ = try upsertRow(
+    _ = try upsertWithCallbacks(
       db, plan: makePlan(conflictTarget: [], strategy: .allColumns, doUpdate: nil), selection: [])
   }
 
@@ -67,24 +73,30 @@ extension MutablePersistableRecord {
     conflictTarget: [String], strategy: UpsertUpdateStrategy,
     doUpdate: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])?
   ) -> UpsertPlan {
-    let excluded = SQLTableAlias(name: "excluded", forcesQualification: true)
-    return UpsertPlan(
-      conflictTarget: conflictTarget, strategy: strategy, excluded: excluded,
-      userAssignments: doUpdate?(TableAlias(alias: excluded)) ?? [])
+    UpsertPlan(
+      conflictTarget: conflictTarget, strategy: strategy, excluded: UpsertPlan.excludedRow,
+      userAssignments: doUpdate?(TableAlias(alias: UpsertPlan.excludedRow)) ?? [])
   }
 
   /// willSave → aroundSave { willInsert → aroundInsert { upsert } → didInsert } → didSave,
   /// as GRDB runs the callbacks of an upsert; returns the stored row.
   mutating func upsertRow(_ db: Database, plan: UpsertPlan, selection: [any SQLSelectable]) throws -> Row {
-    let outcome = try withSaveCallbacks(db) {
-      SaveOutcome(
-        try withInsertCallbacks(db) { record in try record.upsertAction(db, plan: plan, selection: selection)
-        })
-    }
-    guard let row = outcome.row else {
+    guard let row = try upsertWithCallbacks(db, plan: plan, selection: selection) else {
       throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upserted row could not be read back")
     }
     return row
+  }
+
+  /// The upsert with its callbacks; the stored row when `selection` asks for
+  /// one (an empty selection reads only the rowid, and may return nil).
+  mutating func upsertWithCallbacks(_ db: Database, plan: UpsertPlan, selection: [any SQLSelectable]) throws
+    -> Row?
+  {
+    try withSaveCallbacks(db) {
+      SaveOutcome(
+        try withInsertCallbacks(db) { record in try record.upsertAction(db, plan: plan, selection: selection)
+        })
+    }.row
   }
 
   /// The upsert statements, without callbacks: one statement where SQLite has
@@ -93,13 +105,12 @@ extension MutablePersistableRecord {
     -> InsertOutcome
   {
     let container = try persistenceContainer()
-    var result: (InsertionSuccess, Row)
+    var result: (InsertionSuccess, Row?)
     if SQLiteFeatures.linked.supports(.returning) {
       result = try nativeUpsert(db, container: container, plan: plan, selection: selection)
-      if try db.recordTableHasTriggers(Self.databaseTableName) {
+      if !selection.isEmpty, try db.recordTableHasTriggers(Self.databaseTableName) {
         // RETURNING misses what AFTER triggers wrote: read the row again.
-        let row = try Self.refetch(
-          db, success: result.0, selection: selection.isEmpty ? [AllColumns()] : selection)
+        let row = try Self.refetch(db, success: result.0, selection: selection)
         if let row { result.1 = row }
       }
     } else {
@@ -116,10 +127,11 @@ extension MutablePersistableRecord {
     return InsertOutcome(success: result.0, row: result.1, ignored: false)
   }
 
-  /// `INSERT … ON CONFLICT … DO UPDATE … RETURNING` (SQLite 3.35+).
+  /// `INSERT … ON CONFLICT … DO UPDATE … RETURNING` (SQLite 3.35+); the
+  /// stored row when `selection` is not empty.
   private func nativeUpsert(
     _ db: Database, container: PersistenceContainer, plan: UpsertPlan, selection: [any SQLSelectable]
-  ) throws -> (InsertionSuccess, Row) {
+  ) throws -> (InsertionSuccess, Row?) {
     let upsert = try upsertStatement(db, container: container, plan: plan, selection: selection)
     // The record's values, then those the RETURNING clause binds. The
     // statement runs to its one row without a cursor: the upsert is done at
@@ -127,14 +139,22 @@ extension MutablePersistableRecord {
     try upsert.statement.bindInOrder(
       upsert.returningArguments.isEmpty ? container.values : container.values + upsert.returningArguments)
     let primaryKey = upsert.primaryKey
-    var row = Row()
+    var row: Row?
     var rowID: Int64
     if selection.isEmpty && upsert.returnsRowID {
-      // `upsert(_:)`: only the rowid comes back.
-      guard let returned = try upsert.statement.withFirstRow({ try $0.decode(Int64.self, atIndex: 0) }) else {
+      // `upsert(_:)`: only the rowid comes back, read with the C API (a
+      // rowid is never NULL).
+      guard let returned = try upsert.statement.withFirstStep({ sqlite3_column_int64($0, 0) }) else {
         throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
       }
       rowID = returned
+    } else if selection.isEmpty {
+      // A WITHOUT ROWID table: the statement returns 1, and the key stands
+      // in for the rowid.
+      guard try upsert.statement.withFirstStep({ _ in () }) != nil else {
+        throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
+      }
+      rowID = Self.integerKey(primaryKey, container) ?? db.lastInsertedRowID
     } else {
       // The selection's columns, without the rowid that ends RETURNING:
       // copied from the statement into a row of the statement's layout.
@@ -342,7 +362,7 @@ extension PersistableRecord {
   /// Inserts the record, or updates the row it conflicts with.
   public func upsert(_ db: Database) throws {
     var copy = self
-    _ = try copy.upsertRow(
+    _ = try copy.upsertWithCallbacks(
       db, plan: copy.makePlan(conflictTarget: [], strategy: .allColumns, doUpdate: nil), selection: [])
   }
 

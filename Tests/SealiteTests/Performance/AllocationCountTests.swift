@@ -56,16 +56,19 @@ struct AllocationCountTests {
     // record.insert: the persistence container's two arrays, the boxed
     // values of the Encoder's generic calls, and SQLite's. The encoder and its
     // keyed container are kept from one record to the next (16 before).
-    AllocationLimit(workload: "record-insert", maximum: 14.01),
-    AllocationLimit(workload: "record-update", maximum: 19.12),
+    AllocationLimit(workload: "record-insert", maximum: 11.01),
+    // record.update binds the container's values where they are, picked by
+    // parameter, without an array of its own (19 before; 5 in a release build).
+    AllocationLimit(workload: "record-update", maximum: 14.12),
     // record.save of an existing row: its key values looked up in the
     // container (the key itself built only if no row has it), then the update
-    // (6 per save in a release build, where the limits are not measured: the
-    // debug build's unoptimized code allocates temporaries; 31 before).
-    AllocationLimit(workload: "record-save", maximum: 29.12),
-    // record.upsert runs its statement to its one row without a cursor, and
-    // returns an empty row without building a layout (41 before).
-    AllocationLimit(workload: "record-upsert", maximum: 37.16),
+    // (5 per save in a release build, where the limits are not measured: the
+    // debug build's unoptimized code allocates temporaries; 29 before).
+    AllocationLimit(workload: "record-save", maximum: 24.12),
+    // record.upsert runs its statement to its one row without a cursor and
+    // reads the rowid it returns with the C API, without a row object (37
+    // before; 21 in a release build).
+    AllocationLimit(workload: "record-upsert", maximum: 27.16),
   ]
 
   // SQLite's own allocations differ from version to version: the limits are

@@ -215,6 +215,38 @@ struct RecordEncoderReuseTests {
       #expect(started.columns == ["z"] + record.expected.map(\.column), "\(columns)")
     }
   }
+
+  @Test("Containers kept from earlier records, then changed, change neither later records nor each other")
+  func keptContainersStayApart() throws {
+    let shapes: [[String]] = [
+      ["a", "b", "c"], ["a", "b", "c"], ["a", "b"], ["a", "b", "c", "d"], ["a", "b", "c", "d"],
+      ["a", "b", "c"],
+    ]
+    var kept: [PersistenceContainer] = []
+    for columns in shapes {
+      var container = PersistenceContainer()
+      try Shaped(columns: columns).encode(to: &container)
+      kept.append(container)
+    }
+    for (container, columns) in zip(kept, shapes) {
+      #expect(container.columns == columns)
+    }
+    // Each kept container gets a column of its own, and one replaced.
+    for index in kept.indices {
+      kept[index]["extra\(index)"] = index
+      kept[index]["A"] = 100 + index
+    }
+    for (index, (container, columns)) in zip(kept, shapes).enumerated() {
+      #expect(container.columns == columns + ["extra\(index)"], "container \(index)")
+      #expect(container["a"]?.databaseValue == (100 + index).databaseValue)
+    }
+    for columns in shapes {
+      var container = PersistenceContainer()
+      try Shaped(columns: columns).encode(to: &container)
+      #expect(container.columns == columns)
+      #expect(container["a"]?.databaseValue == 0.databaseValue)
+    }
+  }
 }
 
 extension Note {
