@@ -23,6 +23,8 @@ final class RecordStatementCache: ConnectionState {
   @exclusivity(unchecked) var columnNames = LastHitDictionary<String, Set<String>>()
   /// Whether each table has triggers (RETURNING misses what they write).
   @exclusivity(unchecked) var hasTriggers = LastHitDictionary<String, Bool>()
+  /// The RETURNING clause of the last selection rendered.
+  @exclusivity(unchecked) private var lastReturning: RenderedSelection?
 
   static func make(for db: Database) -> RecordStatementCache { RecordStatementCache() }
 
@@ -33,6 +35,41 @@ final class RecordStatementCache: ConnectionState {
     primaryKeyLookups.removeAll()
     columnNames.removeAll()
     hasTriggers.removeAll()
+    lastReturning = nil
+  }
+
+  /// The SQL of `selection` in a RETURNING clause, and the values it binds.
+  /// A record type's `databaseSelection` is usually one constant array: the
+  /// last one rendered is found again by its storage, which the cache keeps
+  /// alive so that no other array can be given the same storage.
+  func returningClause(_ selection: [any SQLSelectable], _ db: Database) throws -> (
+    sql: String, arguments: [DatabaseValue]
+  ) {
+    if let lastReturning, lastReturning.renders(selection) {
+      return (lastReturning.sql, lastReturning.arguments)
+    }
+    let context = SQLGenerationContext(db: db)
+    let sql = try selection.map { try $0.sqlSelection.sql(context) }.joined(separator: ", ")
+    let arguments = context.arguments?.values ?? []
+    lastReturning = RenderedSelection(selection: selection, sql: sql, arguments: arguments)
+    return (sql, arguments)
+  }
+}
+
+/// A selection and its SQL in a RETURNING clause.
+private struct RenderedSelection {
+  let selection: [any SQLSelectable]
+  let sql: String
+  let arguments: [DatabaseValue]
+
+  /// True if `other` is the kept array itself (an array is a value: the same
+  /// storage holds the same selectables).
+  func renders(_ other: [any SQLSelectable]) -> Bool {
+    selection.withUnsafeBufferPointer { kept in
+      other.withUnsafeBufferPointer { other in
+        kept.count == other.count && kept.baseAddress == other.baseAddress
+      }
+    }
   }
 }
 

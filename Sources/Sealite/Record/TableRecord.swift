@@ -51,8 +51,13 @@ extension TableRecord {
     defaultDatabaseTableName(for: Self.self)
   }
 
-  public static var databaseSelection: [any SQLSelectable] { [AllColumns()] }
+  public static var databaseSelection: [any SQLSelectable] { allColumnsSelection }
 }
+
+/// The default selection, one array for every record type: no allocation per
+/// request, and a selection that upserts find again by its storage (see
+/// `RecordStatementCache.returningClause`). Immutable, of a Sendable value.
+nonisolated(unsafe) private let allColumnsSelection: [any SQLSelectable] = [AllColumns()]
 
 /// GRDB's rule: the type name (without module or enclosing types), with its
 /// leading uppercase run lowercased, keeping the last capital of an acronym

@@ -184,18 +184,16 @@ extension MutablePersistableRecord {
   private func upsertStatement(
     _ db: Database, container: PersistenceContainer, plan: UpsertPlan, selection: [any SQLSelectable]
   ) throws -> RecordUpsertStatement {
+    let cache = db.recordStatements
     var returning = ""
     var returningArguments: [DatabaseValue] = []
     if !selection.isEmpty {
-      let context = SQLGenerationContext(db: db)
-      returning = try selection.map { try $0.sqlSelection.sql(context) }.joined(separator: ", ")
-      returningArguments = context.arguments?.values ?? []
+      (returning, returningArguments) = try cache.returningClause(selection, db)
     }
     let key = RecordUpsertKey(
       table: Self.databaseTableName, columns: container.columns, conflictTarget: plan.conflictTarget,
       strategy: plan.strategy, returning: returning)
     let isCacheable = plan.userAssignments.isEmpty
-    let cache = db.recordStatements
     if isCacheable, let cached = cache.upsertStatements.value(for: key) {
       return RecordUpsertStatement(
         statement: cached.statement, primaryKey: cached.primaryKey, returningArguments: returningArguments,
