@@ -63,7 +63,8 @@ private struct RenderedSelection {
   let arguments: [DatabaseValue]
 
   /// True if `other` is the kept array itself (an array is a value: the same
-  /// storage holds the same selectables).
+  /// storage holds the same selectables, and Sealite's selectables, like
+  /// GRDB's, are values too).
   func renders(_ other: [any SQLSelectable]) -> Bool {
     selection.withUnsafeBufferPointer { kept in
       other.withUnsafeBufferPointer { other in
