@@ -2,8 +2,11 @@
 // allocation: the tool measures one thread's work at a time, and the count is
 // read before and after it.
 
+// dlsym(RTLD_NEXT, …): the runtime functions this file takes the place of.
+#define _GNU_SOURCE
 #include "CAllocationCounter.h"
 
+#include <dlfcn.h>
 #include <stdatomic.h>
 #include <stddef.h>
 
@@ -21,6 +24,10 @@ int sealite_allocation_counting_is_available(void) { return 0; }
 uint64_t sealite_allocation_count(void) { return 0; }
 
 uint64_t sealite_allocated_chunk_bytes(void) { return 0; }
+
+int sealite_start_counting_reference_operations(void) { return 0; }
+
+uint64_t sealite_reference_operation_count(void) { return 0; }
 
 #else
 
@@ -74,6 +81,81 @@ void *realloc(void *pointer, size_t size) {
 
 void free(void *pointer) {
   __libc_free(pointer);
+}
+
+// Reference counting: this executable defines swift_retain and
+// swift_release, which take the place of the Swift runtime's for the code
+// linked into it (Sealite and the tool), and forward to the runtime's own.
+// (The runtime's own hook, the function pointers it calls once
+// _swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly
+// is set, cannot be used on Linux: its adapter masks a tagged word into an
+// address before the hook sees it, and the runtime then dereferences it.)
+// Retains of strings through swift_bridgeObjectRetain are not counted.
+typedef void *(*RetainFunction)(void *object);
+typedef void (*ReleaseFunction)(void *object);
+typedef void *(*RetainNFunction)(void *object, uint32_t count);
+typedef void (*ReleaseNFunction)(void *object, uint32_t count);
+
+static _Atomic int countingReferences = 0;
+static _Atomic uint64_t referenceOperations = 0;
+static void *_Atomic runtimeRetain;
+static void *_Atomic runtimeRelease;
+static void *_Atomic runtimeRetainN;
+static void *_Atomic runtimeReleaseN;
+
+/// The runtime's function `name`, found once.
+static void *runtimeFunction(void *_Atomic *cache, const char *name) {
+  void *function = atomic_load_explicit(cache, memory_order_acquire);
+  if (function == NULL) {
+    function = dlsym(RTLD_NEXT, name);
+    atomic_store_explicit(cache, function, memory_order_release);
+  }
+  return function;
+}
+
+/// Counts `count` operations on `object` while counting is on, those the
+/// runtime makes atomic: not for nil, nor for the tagged words an enum or a
+/// String may pass (negative on x86-64 and arm64, where the upper half of the
+/// address space is the kernel's), which it skips, nor for an immortal object
+/// (an empty array's storage, a constant), whose count it only reads.
+static void countReference(void *object, uint32_t count) {
+  if ((intptr_t)object <= 0 || !atomic_load_explicit(&countingReferences, memory_order_relaxed)) return;
+  // As the runtime reads it: the address without its spare bits, and the
+  // count's word after the metadata pointer; an immortal count has the
+  // slow-count bit (the sign) and its low 32 bits all set.
+  const uint64_t *counts = (const uint64_t *)(((uintptr_t)object & 0x00fffffffffffff8) + 8);
+  uint64_t bits = *counts;
+  if ((int64_t)bits < 0 && (uint32_t)bits == 0xffffffff) return;
+  atomic_fetch_add_explicit(&referenceOperations, count, memory_order_relaxed);
+}
+
+void *swift_retain(void *object) {
+  countReference(object, 1);
+  return ((RetainFunction)runtimeFunction(&runtimeRetain, "swift_retain"))(object);
+}
+
+void swift_release(void *object) {
+  countReference(object, 1);
+  ((ReleaseFunction)runtimeFunction(&runtimeRelease, "swift_release"))(object);
+}
+
+void *swift_retain_n(void *object, uint32_t count) {
+  countReference(object, count);
+  return ((RetainNFunction)runtimeFunction(&runtimeRetainN, "swift_retain_n"))(object, count);
+}
+
+void swift_release_n(void *object, uint32_t count) {
+  countReference(object, count);
+  ((ReleaseNFunction)runtimeFunction(&runtimeReleaseN, "swift_release_n"))(object, count);
+}
+
+int sealite_start_counting_reference_operations(void) {
+  atomic_store_explicit(&countingReferences, 1, memory_order_relaxed);
+  return 1;
+}
+
+uint64_t sealite_reference_operation_count(void) {
+  return atomic_load_explicit(&referenceOperations, memory_order_relaxed);
 }
 
 #endif

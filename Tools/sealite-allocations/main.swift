@@ -1,5 +1,6 @@
 // sealite-allocations: counts the heap allocations (or, for the workloads named
-// …-bytes, the bytes of malloc chunks) of fixed workloads, per
+// …-bytes, the bytes of malloc chunks, and for those named …-references, the
+// retains and releases of objects) of fixed workloads, per
 // operation, for the allocation tests (Tests/SealiteTests/Performance).
 // Timing assertions are flaky on shared machines; allocation counts are not.
 //
@@ -33,11 +34,14 @@ struct Workload {
     case allocations
     /// Bytes of the malloc chunks allocated (see sealite_allocated_chunk_bytes).
     case chunkBytes
+    /// Retains and releases of objects (see sealite_reference_operation_count).
+    case referenceOperations
 
     var current: UInt64 {
       switch self {
       case .allocations: sealite_allocation_count()
       case .chunkBytes: sealite_allocated_chunk_bytes()
+      case .referenceOperations: sealite_reference_operation_count()
       }
     }
   }
@@ -56,7 +60,7 @@ func fetchAllRows(_ db: Database, _ offset: Int, _ count: Int) throws {
   precondition(rows.count == count)
 }
 
-let workloads: [Workload] = [
+let countedWorkloads: [Workload] = [
   Workload(name: "row-cursor-step", writes: false) { db, _, count in
     let cursor = try Row.fetchCursor(db, sql: "SELECT id, name, score FROM item LIMIT ?", arguments: [count])
     var total = 0
@@ -122,6 +126,22 @@ let workloads: [Workload] = [
   },
 ]
 
+/// The workloads whose retains and releases are counted too, as
+/// `NAME-references`: the paths that run once per row or record.
+let referenceCountedWorkloads: Set = [
+  "row-cursor-step", "record-cursor-step", "primary-key-lookup", "statement-insert", "record-insert",
+  "record-update", "record-save", "record-upsert",
+]
+
+let workloads =
+  countedWorkloads
+  + countedWorkloads.filter { referenceCountedWorkloads.contains($0.name) }.map { workload in
+    var counted = workload
+    counted.name += "-references"
+    counted.measure = .referenceOperations
+    return counted
+  }
+
 /// What `measure` counts during `body`.
 func counting(_ measure: Workload.Measure, _ body: () throws -> Void) rethrows -> UInt64 {
   let before = measure.current
@@ -160,6 +180,9 @@ func measure(_ workload: Workload, _ dbQueue: DatabaseQueue) throws -> Double {
       }
       return workload
     }
+  if chosen.contains(where: { $0.measure == .referenceOperations }) {
+    _ = sealite_start_counting_reference_operations()
+  }
   let directory = FileManager.default.temporaryDirectory
     .appendingPathComponent("sealite-allocations-\(UUID().uuidString.prefix(8))")
   try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

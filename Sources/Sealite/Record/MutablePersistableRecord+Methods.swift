@@ -54,19 +54,18 @@ extension MutablePersistableRecord {
   ) throws -> InsertOutcome {
     let container = try persistenceContainer()
     guard let selection else {
-      let inserted = try performInsert(db, container: container, onConflict: conflictResolution)
-      return InsertOutcome(success: inserted.success, row: nil, ignored: inserted.ignored)
+      return try performInsert(db, container: container, onConflict: conflictResolution)
     }
     if try db.canUseReturning(forTable: Self.databaseTableName) {
       let inserted = try performInsert(
-        db, container: container, onConflict: conflictResolution,
+        db, container: copy container, onConflict: conflictResolution,
         returning: selection.map { $0.sqlSelection })
-      guard !inserted.ignored, let row = inserted.row else { throw try recordNotFound(db, container) }
-      return InsertOutcome(success: inserted.success, row: row, ignored: false)
+      guard !inserted.ignored, inserted.row != nil else { throw try recordNotFound(db, container) }
+      return inserted
     }
     var outcome: InsertOutcome?
     try db.inSavepoint {
-      let inserted = try performInsert(db, container: container, onConflict: conflictResolution)
+      let inserted = try performInsert(db, container: copy container, onConflict: conflictResolution)
       guard !inserted.ignored, let row = try Self.refetch(db, success: inserted.success, selection: selection)
       else { throw try recordNotFound(db, container) }
       outcome = InsertOutcome(success: inserted.success, row: row, ignored: false)

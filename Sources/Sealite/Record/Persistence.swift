@@ -33,48 +33,53 @@ extension MutablePersistableRecord {
   /// Runs the INSERT, optionally with RETURNING; returns the success, the
   /// returned row, if any, and whether `INSERT OR IGNORE` inserted nothing
   /// (the success then holds SQLite's last inserted rowid, as GRDB's does).
+  /// The container moves into the success: each copy of its arrays would
+  /// cost a retain and a release, atomic, on every record inserted.
   func performInsert(
-    _ db: Database, container: PersistenceContainer, onConflict: Database.ConflictResolution?,
+    _ db: Database, container: consuming PersistenceContainer, onConflict: Database.ConflictResolution?,
     returning: [SQLSelection]? = nil
-  ) throws -> (success: InsertionSuccess, row: Row?, ignored: Bool) {
+  ) throws -> InsertOutcome {
     let resolution = onConflict ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
-    let (statement, primaryKey, returningArguments) = try insertStatement(
+    let insert = try insertStatement(
       db, columns: container.columns, resolution: resolution, returning: returning)
+    let primaryKey = insert.primaryKey
     var returnedRow: Row?
     if returning != nil {
       // The values of the columns, then those of the RETURNING clause.
-      let arguments = StatementArguments(container.valuesForBinding) + returningArguments
-      returnedRow = try Row.fetchOne(statement, arguments: arguments)
+      let arguments = StatementArguments(container.valuesForBinding) + insert.returningArguments
+      returnedRow = try Row.fetchOne(insert.statement, arguments: arguments)
     } else {
       // The statement has exactly one placeholder per column, in order.
-      try statement.executeBinding(container.values)
+      try insert.statement.executeBinding(container.values)
     }
     let ignored = db.changesCount == 0 && (resolution == .ignore) && returnedRow == nil
     if ignored {
       let success = InsertionSuccess(
         rowID: db.lastInsertedRowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)
-      return (success, nil, true)
+      return InsertOutcome(success: success, row: nil, ignored: true)
     }
     var rowID = db.lastInsertedRowID
     if primaryKey.isWithoutRowID, let key = Self.integerKey(primaryKey, container) {
       // A WITHOUT ROWID table has no rowid: its integer key stands in for it.
       rowID = key
     }
-    return (InsertionSuccess(rowID: rowID, primaryKey: primaryKey, container: container), returnedRow, false)
+    return InsertOutcome(
+      success: InsertionSuccess(rowID: rowID, primaryKey: primaryKey, container: container), row: returnedRow,
+      ignored: false)
   }
 
-  /// The INSERT statement for these columns, the table's primary key, and
-  /// the arguments of the RETURNING clause (values a selection binds). Without
-  /// RETURNING, remembered per connection until the schema changes: building
-  /// the SQL and reading the schema once, not once per record.
+  /// The INSERT statement for these columns, with the table's primary key
+  /// and the arguments of the RETURNING clause (values a selection binds).
+  /// Without RETURNING, remembered per connection until the schema changes:
+  /// building the SQL and reading the schema once, not once per record.
   private func insertStatement(
     _ db: Database, columns: [String], resolution: Database.ConflictResolution, returning: [SQLSelection]?
-  ) throws -> (Statement, RecordPrimaryKey, StatementArguments) {
+  ) throws -> RecordInsertStatement {
     let key = RecordStatementKey(
       table: Self.databaseTableName, columns: columns, resolution: resolution.rawValue)
     let cache = db.recordStatements
     if returning == nil, let cached = cache.insertStatements.value(for: key) {
-      return (cached.statement, cached.primaryKey, StatementArguments())
+      return cached
     }
     let table = Self.databaseTableName.quotedDatabaseIdentifier
     var sql = "INSERT \(resolution.orClause)INTO \(table)"
@@ -91,10 +96,12 @@ extension MutablePersistableRecord {
       sql += " RETURNING " + (try returning.map { try $0.sql(context) }.joined(separator: ", "))
       returningArguments = context.arguments ?? StatementArguments()
     }
-    let statement = try db.cachedStatement(sql: sql)
-    let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
-    if returning == nil { cache.insertStatements.set((statement, primaryKey), for: key) }
-    return (statement, primaryKey, returningArguments)
+    let insert = RecordInsertStatement(
+      statement: try db.cachedStatement(sql: sql),
+      primaryKey: try db.recordPrimaryKey(Self.databaseTableName),
+      returningArguments: returningArguments)
+    if returning == nil { cache.insertStatements.set(insert, for: key) }
+    return insert
   }
 
   /// Runs the UPDATE of the record's columns that are in `columns`, but not
@@ -166,16 +173,16 @@ extension MutablePersistableRecord {
 extension InsertionSuccess {
   /// The success of an insert or upsert of `container` that wrote the row
   /// `rowID`: the container, with the rowid in the column that aliases it.
-  init(rowID: Int64, primaryKey: RecordPrimaryKey, container: PersistenceContainer) {
-    var inserted = container
+  init(rowID: Int64, primaryKey: borrowing RecordPrimaryKey, container: consuming PersistenceContainer) {
     if let rowIDColumn = primaryKey.rowIDColumn {
       let value = DatabaseValue(storage: .int64(rowID))
-      // A record that gave its id already holds it: no copy of the container.
+      // A record that gave its id already holds it: the container is left as
+      // it is (a copy of it, elsewhere, is not duplicated by a write).
       if !(container.databaseValue(forColumn: rowIDColumn)?.isIdentical(to: value) ?? false) {
-        inserted.set(value, forColumn: rowIDColumn)
+        container.set(value, forColumn: rowIDColumn)
       }
     }
-    self.init(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: inserted)
+    self.init(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)
   }
 }
 

@@ -33,16 +33,18 @@ struct SaveOutcome {
   var row: Row?
   var ignored: Bool
 
-  // Consuming: the outcome's container and row move over, uncopied.
+  // The outcome's container and row are taken out of it, not read: reading
+  // a stored property of a consuming value copies it (a retain of each
+  // array) before the value is destroyed (their release).
   init(_ outcome: consuming InsertOutcome) {
-    success = PersistenceSuccess(persistenceContainer: outcome.success.persistenceContainer)
-    row = outcome.row
+    success = PersistenceSuccess(persistenceContainer: outcome.success.persistenceContainer.take())
+    row = outcome.row.take()
     ignored = outcome.ignored
   }
 
   init(_ outcome: consuming UpdateOutcome) {
-    success = outcome.success
-    row = outcome.row
+    success = PersistenceSuccess(persistenceContainer: outcome.success.persistenceContainer.take())
+    row = outcome.row.take()
     ignored = false
   }
 }
@@ -61,12 +63,14 @@ extension MutablePersistableRecord {
   func withSaveCallbacks(_ db: Database, _ action: () throws -> SaveOutcome) throws -> SaveOutcome {
     try willSave(db)
     // The outcome is stored where it is kept, only its success is copied for
-    // the callback, and it is moved out (`take()`) once the callback returned.
-    // The insert and update callbacks below do the same.
+    // the callback (`outcome!.success` reads it in place, where
+    // `unsafelyUnwrapped` would copy the whole outcome first), and it is
+    // moved out (`take()`) once the callback returned. The insert and update
+    // callbacks below do the same.
     var outcome: SaveOutcome?
     try aroundSave(db) {
       outcome = try action()
-      return outcome.unsafelyUnwrapped.success
+      return outcome!.success
     }
     guard let outcome = outcome.take() else { throw persistenceCallbackMisuse("aroundSave") }
     if !outcome.ignored { didSave(outcome.success) }
@@ -83,7 +87,7 @@ extension MutablePersistableRecord {
     let record = self
     try aroundInsert(db) {
       outcome = try action(record)
-      return outcome.unsafelyUnwrapped.success
+      return outcome!.success
     }
     guard let outcome = outcome.take() else { throw persistenceCallbackMisuse("aroundInsert") }
     if !outcome.ignored { didInsert(outcome.success) }
@@ -98,7 +102,7 @@ extension MutablePersistableRecord {
     var outcome: UpdateOutcome?
     try aroundUpdate(db, columns: columns) {
       outcome = try action()
-      return outcome.unsafelyUnwrapped.success
+      return outcome!.success
     }
     guard let outcome = outcome.take() else { throw persistenceCallbackMisuse("aroundUpdate") }
     didUpdate(outcome.success)

@@ -29,6 +29,14 @@ public struct PersistenceContainer: Sendable {
     set { self[column.name] = newValue }
   }
 
+  /// The container, moved out: `self` is left empty. Moving spares the
+  /// retain and release of each array that a copy and a destroy cost.
+  mutating func take() -> PersistenceContainer {
+    var taken = PersistenceContainer()
+    swap(&taken, &self)
+    return taken
+  }
+
   /// True if no column was set.
   public var isEmpty: Bool { columns.isEmpty }
 

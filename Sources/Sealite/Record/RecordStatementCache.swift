@@ -9,8 +9,9 @@
 final class RecordStatementCache: ConnectionState {
   /// INSERT statements by table, columns and conflict resolution, with the
   /// table's primary key.
-  @exclusivity(unchecked) var insertStatements =
-    LastHitDictionary<RecordStatementKey, (statement: Statement, primaryKey: RecordPrimaryKey)>()
+  @exclusivity(unchecked) var insertStatements = LastHitDictionary<
+    RecordStatementKey, RecordInsertStatement
+  >()
   /// UPDATE statements by table, record columns, updated columns and
   /// conflict resolution.
   @exclusivity(unchecked) var updateStatements = LastHitDictionary<RecordUpdateKey, RecordUpdateStatement>()
@@ -91,6 +92,24 @@ struct RecordStatementKey: Hashable {
   }
 }
 
+// The cached statements below are objects, not structs: a lookup then
+// retains one reference, where a struct of several would retain each of
+// them (atomic operations, on every record written).
+
+/// An INSERT of a record's columns, in its order.
+final class RecordInsertStatement {
+  let statement: Statement
+  let primaryKey: RecordPrimaryKey
+  /// The values the RETURNING clause binds, after the record's.
+  let returningArguments: StatementArguments
+
+  init(statement: Statement, primaryKey: RecordPrimaryKey, returningArguments: StatementArguments) {
+    self.statement = statement
+    self.primaryKey = primaryKey
+    self.returningArguments = returningArguments
+  }
+}
+
 /// Identifies a record UPDATE statement.
 struct RecordUpdateKey: Hashable {
   let table: String
@@ -112,7 +131,7 @@ struct RecordUpdateKey: Hashable {
 
 /// An UPDATE of a record's row, with where each parameter's value is in the
 /// record's persistence container.
-struct RecordUpdateStatement {
+final class RecordUpdateStatement {
   let statement: Statement
   /// For each parameter, in order (the SET values, then the key's), the
   /// index of its value in the container; nil when the record does not
@@ -120,6 +139,12 @@ struct RecordUpdateStatement {
   let valueIndexes: [Int]?
   /// How many of the last parameters are the primary key's.
   let keyCount: Int
+
+  init(statement: Statement, valueIndexes: [Int]?, keyCount: Int) {
+    self.statement = statement
+    self.valueIndexes = valueIndexes
+    self.keyCount = keyCount
+  }
 
   /// Where the values to bind are in `container`, or nil when the record's
   /// key is incomplete (a key column missing or NULL): no row can match it.
@@ -149,17 +174,23 @@ struct RecordUpsertKey: Hashable {
 }
 
 /// An `INSERT … ON CONFLICT … DO UPDATE … RETURNING` statement: its
-/// parameters are the record's values, in its order, then the values the
-/// RETURNING clause binds.
-struct RecordUpsertStatement {
+/// parameters are the record's values, in its order, then the values of the
+/// assignments and of the RETURNING clause.
+final class RecordUpsertStatement {
   let statement: Statement
   let primaryKey: RecordPrimaryKey
-  let returningArguments: [DatabaseValue]
   /// Whether RETURNING ends with the rowid (not for WITHOUT ROWID tables).
   let returnsRowID: Bool
   /// The layout of the returned rows, without the rowid that ends them when
   /// `returnsRowID`: made with the statement and kept with it.
   let selectionLayout: RowLayout
+
+  init(statement: Statement, primaryKey: RecordPrimaryKey, returnsRowID: Bool, selectionLayout: RowLayout) {
+    self.statement = statement
+    self.primaryKey = primaryKey
+    self.returnsRowID = returnsRowID
+    self.selectionLayout = selectionLayout
+  }
 }
 
 extension Database {

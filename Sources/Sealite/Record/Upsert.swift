@@ -105,39 +105,40 @@ extension MutablePersistableRecord {
     -> InsertOutcome
   {
     let container = try persistenceContainer()
-    var result: (InsertionSuccess, Row?)
     if SQLiteFeatures.linked.supports(.returning) {
-      result = try nativeUpsert(db, container: container, plan: plan, selection: selection)
-      if !selection.isEmpty, try db.recordTableHasTriggers(Self.databaseTableName) {
-        // RETURNING misses what AFTER triggers wrote: read the row again.
-        let row = try Self.refetch(db, success: result.0, selection: selection)
-        if let row { result.1 = row }
+      // Returned as it came where nothing is read again: a mutable outcome,
+      // kept across the trigger check, would be copied once more.
+      let outcome = try nativeUpsert(db, container: container, plan: plan, selection: selection)
+      guard !selection.isEmpty, try db.recordTableHasTriggers(Self.databaseTableName) else { return outcome }
+      // RETURNING misses what AFTER triggers wrote: read the row again.
+      var refetched = outcome
+      if let row = try Self.refetch(db, success: outcome.success, selection: selection) {
+        refetched.row = row
       }
-    } else {
-      var emulated: (InsertionSuccess, Row)?
-      try db.inSavepoint {
-        emulated = try emulatedUpsert(db, container: container, plan: plan, selection: selection)
-        return .commit
-      }
-      guard let emulated else {
-        throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upserted row could not be read back")
-      }
-      result = emulated
+      return refetched
     }
-    return InsertOutcome(success: result.0, row: result.1, ignored: false)
+    var emulated: (InsertionSuccess, Row)?
+    try db.inSavepoint {
+      emulated = try emulatedUpsert(db, container: container, plan: plan, selection: selection)
+      return .commit
+    }
+    guard let emulated else {
+      throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upserted row could not be read back")
+    }
+    return InsertOutcome(success: emulated.0, row: emulated.1, ignored: false)
   }
 
   /// `INSERT … ON CONFLICT … DO UPDATE … RETURNING` (SQLite 3.35+); the
   /// stored row when `selection` is not empty.
   private func nativeUpsert(
-    _ db: Database, container: PersistenceContainer, plan: UpsertPlan, selection: [any SQLSelectable]
-  ) throws -> (InsertionSuccess, Row?) {
-    let upsert = try upsertStatement(db, container: container, plan: plan, selection: selection)
+    _ db: Database, container: consuming PersistenceContainer, plan: UpsertPlan,
+    selection: [any SQLSelectable]
+  ) throws -> InsertOutcome {
+    let (upsert, arguments) = try upsertStatement(db, container: container, plan: plan, selection: selection)
     // The record's values, then those the RETURNING clause binds. The
     // statement runs to its one row without a cursor: the upsert is done at
     // the first step, and the run ends as a dropped cursor's would.
-    try upsert.statement.bindInOrder(
-      upsert.returningArguments.isEmpty ? container.values : container.values + upsert.returningArguments)
+    try upsert.statement.bindInOrder(arguments.isEmpty ? container.values : container.values + arguments)
     let primaryKey = upsert.primaryKey
     var row: Row?
     var rowID: Int64
@@ -175,15 +176,18 @@ extension MutablePersistableRecord {
       row = returned.0
       rowID = try returned.1 ?? Self.integerKey(primaryKey, container) ?? db.lastInsertedRowID
     }
-    return (InsertionSuccess(rowID: rowID, primaryKey: primaryKey, container: container), row)
+    return InsertOutcome(
+      success: InsertionSuccess(rowID: rowID, primaryKey: primaryKey, container: container), row: row,
+      ignored: false)
   }
 
   /// The upsert statement for these columns, conflict target, strategy and
-  /// selection. Without `doUpdate` assignments (which bind values of their
-  /// own), remembered per connection until the schema changes.
+  /// selection, and the values it binds after the record's. Without
+  /// `doUpdate` assignments (which bind values of their own), remembered per
+  /// connection until the schema changes.
   private func upsertStatement(
     _ db: Database, container: PersistenceContainer, plan: UpsertPlan, selection: [any SQLSelectable]
-  ) throws -> RecordUpsertStatement {
+  ) throws -> (RecordUpsertStatement, [DatabaseValue]) {
     let cache = db.recordStatements
     var returning = ""
     var returningArguments: [DatabaseValue] = []
@@ -195,9 +199,8 @@ extension MutablePersistableRecord {
       strategy: plan.strategy, returning: returning)
     let isCacheable = plan.userAssignments.isEmpty
     if isCacheable, let cached = cache.upsertStatements.value(for: key) {
-      return RecordUpsertStatement(
-        statement: cached.statement, primaryKey: cached.primaryKey, returningArguments: returningArguments,
-        returnsRowID: cached.returnsRowID, selectionLayout: cached.selectionLayout)
+      // A cacheable plan has no assignments of its own to bind.
+      return (cached, returningArguments)
     }
     let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
     let context = SQLGenerationContext(db: db)
@@ -234,12 +237,11 @@ extension MutablePersistableRecord {
     let statement = try db.cachedStatement(sql: sql)
     let returnedNames = statement.columnNames
     let upsert = RecordUpsertStatement(
-      statement: statement, primaryKey: primaryKey,
-      returningArguments: assignmentArguments + returningArguments, returnsRowID: returnsRowID,
+      statement: statement, primaryKey: primaryKey, returnsRowID: returnsRowID,
       selectionLayout: RowLayout(
         names: returnsRowID ? Array(returnedNames.dropLast()) : returnedNames, isFetched: true))
     if isCacheable { cache.upsertStatements.set(upsert, for: key) }
-    return upsert
+    return (upsert, assignmentArguments + returningArguments)
   }
 
   /// Finds the row the insert would conflict with, then updates it or inserts:
@@ -274,7 +276,7 @@ extension MutablePersistableRecord {
       ).filter(SQLExpression(.associative("OR", conditions, empty: "0"))).fetchOne(db)
     }
     guard let existing else {
-      let (success, _, _) = try performInsert(db, container: container, onConflict: .abort)
+      let success = try performInsert(db, container: copy container, onConflict: .abort).success
       guard
         let row = try Self.refetch(
           db, success: success, selection: selection.isEmpty ? [AllColumns()] : selection)

@@ -21,4 +21,15 @@ uint64_t sealite_allocation_count(void);
 /// 16 bytes, 32 at least); freed chunks are not subtracted.
 uint64_t sealite_allocated_chunk_bytes(void);
 
+/// Starts counting the retains and releases of objects made by the code
+/// linked into this executable (Sealite's included): atomic operations, each
+/// dearer than most instructions. The library defines swift_retain,
+/// swift_release and their _n forms, which count and forward to the Swift
+/// runtime's. Returns 1, or 0 in a build under a sanitizer.
+int sealite_start_counting_reference_operations(void);
+
+/// The number of atomic retains and releases of objects (not of immortal
+/// ones, such as the storage of empty arrays) since counting started.
+uint64_t sealite_reference_operation_count(void);
+
 #endif
