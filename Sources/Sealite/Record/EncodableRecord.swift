@@ -88,6 +88,7 @@ extension EncodableRecord {
   }
 
   /// The container the record fills, with conversion failures reported.
+  @usableFromInline
   func persistenceContainer() throws -> PersistenceContainer {
     var container = PersistenceContainer()
     try encode(to: &container)

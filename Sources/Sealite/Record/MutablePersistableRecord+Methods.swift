@@ -5,6 +5,7 @@ extension MutablePersistableRecord {
   /// Inserts the record; `didInsert` receives the new rowid. With
   /// `onConflict: .ignore`, an ignored insert calls neither `didInsert` nor
   /// `didSave`.
+  @inlinable
   public mutating func insert(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil
   ) throws {
@@ -14,6 +15,7 @@ extension MutablePersistableRecord {
   // The implementations have their own names: PersistableRecord's
   // non-mutating methods call them on a copy (calling `insert` there would
   // call themselves).
+  @inlinable
   mutating func insertWithCallbacks(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
     selection: [any SQLSelectable]?
@@ -27,6 +29,7 @@ extension MutablePersistableRecord {
   }
 
   /// A copy of the record, inserted.
+  @inlinable
   public func inserted(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil)
     throws
     -> Self
@@ -40,6 +43,7 @@ extension MutablePersistableRecord {
   /// generated columns included), decoded as `type`. Uses RETURNING where the
   /// linked SQLite has it, else re-reads the row by rowid or primary key in the
   /// same savepoint. An ignored insert throws ``RecordError/recordNotFound(databaseTableName:key:)``.
+  @inlinable
   public mutating func insertAndFetch<T: FetchableRecord & TableRecord>(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type
   ) throws -> T {
@@ -48,6 +52,7 @@ extension MutablePersistableRecord {
   }
 
   /// The INSERT, without callbacks; with a selection, the stored row too.
+  @usableFromInline
   func insertAction(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
     selection: [any SQLSelectable]?
@@ -102,6 +107,7 @@ extension MutablePersistableRecord {
   /// primary key; throws ``RecordError/recordNotFound(databaseTableName:key:)``
   /// if no row has it. `willUpdate` and `aroundUpdate` receive all the
   /// table's columns.
+  @inlinable
   public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws
   {
     _ = try updateWithCallbacks(
@@ -109,6 +115,7 @@ extension MutablePersistableRecord {
   }
 
   /// Updates the given columns only.
+  @inlinable
   public func update<Columns: Collection>(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, columns: Columns
   ) throws where Columns.Element == String {
@@ -116,6 +123,7 @@ extension MutablePersistableRecord {
   }
 
   /// Updates the given columns only.
+  @inlinable
   public func update<Columns: Collection>(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, columns: Columns
   ) throws where Columns.Element: ColumnExpression {
@@ -124,10 +132,12 @@ extension MutablePersistableRecord {
   }
 
   /// The names of the table's columns, as the schema spells them.
+  @usableFromInline
   func tableColumns(_ db: Database) throws -> Set<String> {
     try db.recordColumnNames(Self.databaseTableName)
   }
 
+  @inlinable
   func updateWithCallbacks(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>,
     selection: [any SQLSelectable]?
@@ -141,6 +151,7 @@ extension MutablePersistableRecord {
   }
 
   /// Updates the record and returns the row as stored, decoded as `type`.
+  @inlinable
   public func updateAndFetch<T: FetchableRecord & TableRecord>(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type
   ) throws -> T {
@@ -150,6 +161,7 @@ extension MutablePersistableRecord {
   }
 
   /// The UPDATE, without callbacks; with a selection, the stored row too.
+  @usableFromInline
   func updateAction(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>,
     selection: [any SQLSelectable]?, encoded: PersistenceContainer? = nil
@@ -206,12 +218,14 @@ extension MutablePersistableRecord {
   }
 
   /// Updates the record if a row has its primary key, inserts it otherwise.
+  @inlinable
   public mutating func save(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil)
     throws
   {
     _ = try saveWithCallbacks(db, onConflict: conflictResolution, selection: nil)
   }
 
+  @inlinable
   mutating func saveWithCallbacks(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
     selection: [any SQLSelectable]?
@@ -223,18 +237,15 @@ extension MutablePersistableRecord {
 
   /// The update of a record with a primary key, and the insert of one
   /// without, or when the update finds no row.
-  private mutating func updateOrInsertWithCallbacks(
+  @inlinable
+  mutating func updateOrInsertWithCallbacks(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
     selection: [any SQLSelectable]?
   ) throws -> SaveOutcome {
     let container = try persistenceContainer()
-    let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
     // A record with any non-NULL key value is updated first. The key itself is
     // built only when the update finds no row, to tell that error apart.
-    let hasKeyValue = primaryKey.columns.contains { column in
-      container.databaseValue(forColumn: column).map { !$0.isNull } ?? false
-    }
-    if hasKeyValue {
+    if try hasPrimaryKeyValue(db, container) {
       let columns = try tableColumns(db)
       // The update callbacks of a value type can not change it (they are not
       // mutating): its columns are those just encoded. A class may change
@@ -251,7 +262,7 @@ extension MutablePersistableRecord {
       {
         // No row has the record's key: insert. Another record's missing row
         // (a callback that updates another record) is not this one's.
-        guard missingKey == (try recordKey(db, container)).dictionary else {
+        guard try isMissingKey(db, container, missingKey) else {
           throw RecordError.recordNotFound(databaseTableName: table, key: missingKey)
         }
       }
@@ -262,7 +273,25 @@ extension MutablePersistableRecord {
       })
   }
 
+  /// Whether the record has a non-NULL value for a column of its table's
+  /// primary key.
+  @usableFromInline
+  func hasPrimaryKeyValue(_ db: Database, _ container: PersistenceContainer) throws -> Bool {
+    try db.recordPrimaryKey(Self.databaseTableName).columns.contains { column in
+      container.databaseValue(forColumn: column).map { !$0.isNull } ?? false
+    }
+  }
+
+  /// Whether `missingKey`, of a recordNotFound error, is the key of `container`.
+  @usableFromInline
+  func isMissingKey(_ db: Database, _ container: PersistenceContainer, _ missingKey: [String: DatabaseValue])
+    throws -> Bool
+  {
+    missingKey == (try recordKey(db, container)).dictionary
+  }
+
   /// A copy of the record, saved.
+  @inlinable
   public func saved(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws
     -> Self
   {
@@ -272,6 +301,7 @@ extension MutablePersistableRecord {
   }
 
   /// Saves the record and returns the row as stored, decoded as `type`.
+  @inlinable
   public mutating func saveAndFetch<T: FetchableRecord & TableRecord>(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type
   ) throws -> T {
@@ -281,12 +311,14 @@ extension MutablePersistableRecord {
 
   /// Deletes the row with the record's primary key; returns whether one was deleted.
   @discardableResult
+  @inlinable
   public func delete(_ db: Database) throws -> Bool {
     try withDeleteCallbacks(db) { try deleteAction(db) }
   }
 
   /// The DELETE, without callbacks.
-  private func deleteAction(_ db: Database) throws -> Bool {
+  @usableFromInline
+  func deleteAction(_ db: Database) throws -> Bool {
     let key = try recordKey(db, try persistenceContainer())
     guard key.isComplete else { return false }
     var arguments: [DatabaseValue] = []
@@ -310,6 +342,7 @@ extension MutablePersistableRecord {
 extension MutablePersistableRecord where Self: FetchableRecord {
   /// Inserts a copy of the record and returns it as stored (defaults,
   /// triggers and generated columns included).
+  @inlinable
   public func insertAndFetch(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil
   ) throws -> Self {
@@ -318,6 +351,7 @@ extension MutablePersistableRecord where Self: FetchableRecord {
   }
 
   /// Updates the record and returns it as stored.
+  @inlinable
   public func updateAndFetch(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil
   ) throws -> Self {
@@ -325,6 +359,7 @@ extension MutablePersistableRecord where Self: FetchableRecord {
   }
 
   /// Saves a copy of the record and returns it as stored.
+  @inlinable
   public func saveAndFetch(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil
   ) throws -> Self {
@@ -335,6 +370,7 @@ extension MutablePersistableRecord where Self: FetchableRecord {
 
 extension PersistableRecord {
   /// Inserts the record.
+  @inlinable
   public func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws
   {
     var copy = self
@@ -342,12 +378,14 @@ extension PersistableRecord {
   }
 
   /// Saves the record: updates it if a row has its primary key, inserts it otherwise.
+  @inlinable
   public func save(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
     var copy = self
     _ = try copy.saveWithCallbacks(db, onConflict: conflictResolution, selection: nil)
   }
 
   /// Inserts the record and returns the row as stored, decoded as `type`.
+  @inlinable
   public func insertAndFetch<T: FetchableRecord & TableRecord>(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type
   ) throws -> T {
@@ -358,6 +396,7 @@ extension PersistableRecord {
   }
 
   /// Saves the record and returns the row as stored, decoded as `type`.
+  @inlinable
   public func saveAndFetch<T: FetchableRecord & TableRecord>(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type
   ) throws -> T {

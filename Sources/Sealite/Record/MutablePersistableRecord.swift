@@ -66,50 +66,69 @@ public struct InsertionSuccess: Sendable {
 public struct PersistenceSuccess: Sendable {
   /// The columns and values written.
   public var persistenceContainer: PersistenceContainer
+
+  @usableFromInline
+  init(persistenceContainer: PersistenceContainer) {
+    self.persistenceContainer = persistenceContainer
+  }
 }
 
 extension MutablePersistableRecord {
   /// Abort on conflict, for inserts and updates.
   public static var persistenceConflictPolicy: PersistenceConflictPolicy { PersistenceConflictPolicy() }
   /// Does nothing unless the record implements it.
+  @inlinable
   public mutating func willInsert(_ db: Database) throws {}
   /// Runs the insert.
+  @inlinable
   public func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws {
     _ = try insert()
   }
   /// Does nothing unless the record implements it.
+  @inlinable
   public mutating func didInsert(_ inserted: InsertionSuccess) {}
   /// Does nothing unless the record implements it.
+  @inlinable
   public func willUpdate(_ db: Database, columns: Set<String>) throws {}
   /// Runs the update.
+  @inlinable
   public func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess)
     throws
   {
     _ = try update()
   }
   /// Does nothing unless the record implements it.
+  @inlinable
   public func didUpdate(_ updated: PersistenceSuccess) {}
   /// Does nothing unless the record implements it.
+  @inlinable
   public func willSave(_ db: Database) throws {}
   /// Runs the save.
+  @inlinable
   public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
     _ = try save()
   }
   /// Does nothing unless the record implements it.
+  @inlinable
   public func didSave(_ saved: PersistenceSuccess) {}
   /// Does nothing unless the record implements it.
+  @inlinable
   public func willDelete(_ db: Database) throws {}
   /// Runs the delete.
+  @inlinable
   public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
     _ = try delete()
   }
   /// Does nothing unless the record implements it.
+  @inlinable
   public func didDelete(deleted: Bool) {}
 }
 
 extension PersistableRecord {
   /// Called before the record is inserted; does nothing unless the record implements it.
+  @inlinable
   public func willInsert(_ db: Database) throws {}
   /// Called after the record was inserted; does nothing unless the record implements it.
+  @inlinable
   public func didInsert(_ inserted: InsertionSuccess) {}
 }

@@ -11,37 +11,61 @@
 // SQLITE_MISUSE instead of reporting a success that did not happen (this can
 // only be seen when the action fails, so it must not crash).
 
+// The callbacks and the outcomes they pass on are inlinable: a record's
+// persistence method is then specialized for the record type where it is
+// called, its callbacks are called directly (the defaults, which do nothing,
+// vanish), and the record is copied as itself, not through the generic
+// witnesses of an unknown type.
+
 /// What the INSERT of an insert, save or upsert produced.
+@usableFromInline
 struct InsertOutcome {
-  var success: InsertionSuccess
+  @usableFromInline var success: InsertionSuccess
   /// The row the statement returned or the refetch read, if one was asked for.
-  var row: Row?
+  @usableFromInline var row: Row?
   /// True when `INSERT OR IGNORE` inserted nothing: `didInsert` and `didSave`
   /// are then not called (GRDB calls them with an unrelated rowid).
-  var ignored: Bool
+  @usableFromInline var ignored: Bool
+
+  @inlinable
+  init(success: InsertionSuccess, row: Row?, ignored: Bool) {
+    self.success = success
+    self.row = row
+    self.ignored = ignored
+  }
 }
 
 /// What the UPDATE of an update or save produced.
+@usableFromInline
 struct UpdateOutcome {
-  var success: PersistenceSuccess
-  var row: Row?
+  @usableFromInline var success: PersistenceSuccess
+  @usableFromInline var row: Row?
+
+  @inlinable
+  init(success: PersistenceSuccess, row: Row?) {
+    self.success = success
+    self.row = row
+  }
 }
 
 /// What the action inside `aroundSave` produced.
+@usableFromInline
 struct SaveOutcome {
-  var success: PersistenceSuccess
-  var row: Row?
-  var ignored: Bool
+  @usableFromInline var success: PersistenceSuccess
+  @usableFromInline var row: Row?
+  @usableFromInline var ignored: Bool
 
   // The outcome's container and row are taken out of it, not read: reading
   // a stored property of a consuming value copies it (a retain of each
   // array) before the value is destroyed (their release).
+  @inlinable
   init(_ outcome: consuming InsertOutcome) {
     success = PersistenceSuccess(persistenceContainer: outcome.success.persistenceContainer.take())
     row = outcome.row.take()
     ignored = outcome.ignored
   }
 
+  @inlinable
   init(_ outcome: consuming UpdateOutcome) {
     success = PersistenceSuccess(persistenceContainer: outcome.success.persistenceContainer.take())
     row = outcome.row.take()
@@ -52,6 +76,7 @@ struct SaveOutcome {
 extension MutablePersistableRecord {
   /// The error of an `around…` callback that did not run its action, or did
   /// not rethrow its error.
+  @usableFromInline
   func persistenceCallbackMisuse(_ callback: String) -> DatabaseError {
     DatabaseError(
       resultCode: .SQLITE_MISUSE,
@@ -60,6 +85,7 @@ extension MutablePersistableRecord {
   }
 
   /// `willSave`, then `aroundSave` around `action`, then `didSave`.
+  @inlinable
   func withSaveCallbacks(_ db: Database, _ action: () throws -> SaveOutcome) throws -> SaveOutcome {
     try willSave(db)
     // The outcome is stored where it is kept, only its success is copied for
@@ -79,6 +105,7 @@ extension MutablePersistableRecord {
 
   /// `willInsert`, then `aroundInsert` around `action`, then `didInsert`.
   /// `action` encodes the record after `willInsert`, which may change it.
+  @inlinable
   mutating func withInsertCallbacks(_ db: Database, _ action: (Self) throws -> InsertOutcome) throws
     -> InsertOutcome
   {
@@ -95,6 +122,7 @@ extension MutablePersistableRecord {
   }
 
   /// `willUpdate`, then `aroundUpdate` around `action`, then `didUpdate`.
+  @inlinable
   func withUpdateCallbacks(_ db: Database, columns: Set<String>, _ action: () throws -> UpdateOutcome) throws
     -> UpdateOutcome
   {
@@ -110,6 +138,7 @@ extension MutablePersistableRecord {
   }
 
   /// `willDelete`, then `aroundDelete` around `action`, then `didDelete`.
+  @inlinable
   func withDeleteCallbacks(_ db: Database, _ action: () throws -> Bool) throws -> Bool {
     try willDelete(db)
     var deleted: Bool?

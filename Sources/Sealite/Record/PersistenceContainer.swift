@@ -31,6 +31,7 @@ public struct PersistenceContainer: Sendable {
 
   /// The container, moved out: `self` is left empty. Moving spares the
   /// retain and release of each array that a copy and a destroy cost.
+  @inlinable
   mutating func take() -> PersistenceContainer {
     var taken = PersistenceContainer()
     swap(&taken, &self)

@@ -13,6 +13,7 @@ public enum UpsertUpdateStrategy: Sendable {
 }
 
 /// The parameters of an upsert.
+@usableFromInline
 struct UpsertPlan {
   let conflictTarget: [String]
   let strategy: UpsertUpdateStrategy
@@ -45,6 +46,7 @@ extension MutablePersistableRecord {
   /// Inserts the record, or updates the row it conflicts with (see
   /// ``UpsertUpdateStrategy/allColumns``). Keeps the rowid of an existing row,
   /// deletes nothing, fires no cascade. `didInsert` receives the row's rowid.
+  @inlinable
   public mutating func upsert(_ db: Database) throws {
     _ = try upsertWithCallbacks(
       db, plan: makePlan(conflictTarget: [], strategy: .allColumns, doUpdate: nil), selection: [])
@@ -60,6 +62,7 @@ extension MutablePersistableRecord {
   ///   - strategy: which columns an existing row takes from the record.
   ///   - assignments: extra or overriding assignments; `excluded[column]` is
   ///     the value the insert would have written.
+  @inlinable
   public mutating func upsertAndFetch<T: FetchableRecord & TableRecord>(
     _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String] = [],
     updating strategy: UpsertUpdateStrategy = .allColumns,
@@ -69,6 +72,7 @@ extension MutablePersistableRecord {
     return try T(row: upsertRow(db, plan: plan, selection: T.databaseSelection))
   }
 
+  @usableFromInline
   func makePlan(
     conflictTarget: [String], strategy: UpsertUpdateStrategy,
     doUpdate: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])?
@@ -80,6 +84,7 @@ extension MutablePersistableRecord {
 
   /// willSave → aroundSave { willInsert → aroundInsert { upsert } → didInsert } → didSave,
   /// as GRDB runs the callbacks of an upsert; returns the stored row.
+  @inlinable
   mutating func upsertRow(_ db: Database, plan: UpsertPlan, selection: [any SQLSelectable]) throws -> Row {
     guard let row = try upsertWithCallbacks(db, plan: plan, selection: selection) else {
       throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upserted row could not be read back")
@@ -89,6 +94,7 @@ extension MutablePersistableRecord {
 
   /// The upsert with its callbacks; the stored row when `selection` asks for
   /// one (an empty selection reads only the rowid, and may return nil).
+  @inlinable
   mutating func upsertWithCallbacks(_ db: Database, plan: UpsertPlan, selection: [any SQLSelectable]) throws
     -> Row?
   {
@@ -101,7 +107,8 @@ extension MutablePersistableRecord {
 
   /// The upsert statements, without callbacks: one statement where SQLite has
   /// RETURNING (atomic by itself), several in one savepoint otherwise.
-  private func upsertAction(_ db: Database, plan: UpsertPlan, selection: [any SQLSelectable]) throws
+  @usableFromInline
+  func upsertAction(_ db: Database, plan: UpsertPlan, selection: [any SQLSelectable]) throws
     -> InsertOutcome
   {
     let container = try persistenceContainer()
@@ -348,6 +355,7 @@ extension MutablePersistableRecord {
 extension MutablePersistableRecord where Self: FetchableRecord {
   /// Upserts the record and returns it as stored. See
   /// ``MutablePersistableRecord/upsertAndFetch(_:as:onConflict:updating:doUpdate:)``.
+  @inlinable
   public mutating func upsertAndFetch(
     _ db: Database, onConflict conflictTarget: [String] = [],
     updating strategy: UpsertUpdateStrategy = .allColumns,
@@ -360,6 +368,7 @@ extension MutablePersistableRecord where Self: FetchableRecord {
 
 extension PersistableRecord {
   /// Inserts the record, or updates the row it conflicts with.
+  @inlinable
   public func upsert(_ db: Database) throws {
     var copy = self
     _ = try copy.upsertWithCallbacks(
@@ -367,6 +376,7 @@ extension PersistableRecord {
   }
 
   /// Upserts the record and returns the row as stored, decoded as `type`.
+  @inlinable
   public func upsertAndFetch<T: FetchableRecord & TableRecord>(
     _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String] = [],
     updating strategy: UpsertUpdateStrategy = .allColumns,
@@ -380,6 +390,7 @@ extension PersistableRecord {
 
 extension PersistableRecord where Self: FetchableRecord {
   /// Upserts the record and returns it as stored.
+  @inlinable
   public func upsertAndFetch(
     _ db: Database, onConflict conflictTarget: [String] = [],
     updating strategy: UpsertUpdateStrategy = .allColumns,
