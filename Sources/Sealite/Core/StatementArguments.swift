@@ -88,6 +88,18 @@ public struct StatementArguments: Hashable, Sendable {
     return checkedConversion(of: value, dbValue, failure: &failure)
   }
 
+  /// The database value of `value`, as ``convert(_:failure:)`` converts an
+  /// optional one: without wrapping it in an optional first (an optional
+  /// existential is copied, tested and destroyed through generic witnesses).
+  @inline(__always)
+  static func convert(present value: borrowing any DatabaseValueConvertible, failure: inout String?)
+    -> DatabaseValue
+  {
+    let dbValue = value.databaseValue
+    guard case .double = dbValue.storage, value.convertibleType != Double.self else { return dbValue }
+    return checkedConversion(of: copy value, dbValue, failure: &failure)
+  }
+
   @inline(never)
   private static func checkedConversion(
     of value: (any DatabaseValueConvertible)?, _ dbValue: DatabaseValue, failure: inout String?

@@ -20,7 +20,14 @@ public struct PersistenceContainer: Sendable {
   /// The value of a column, or nil if the column was not set.
   public subscript(_ column: String) -> (any DatabaseValueConvertible)? {
     get { index(of: column).map { values[$0] } }
-    set { set(newValue.map { convert($0) } ?? .null, forColumn: column) }
+    set {
+      // Unwrapped here, not mapped: the value is converted where it is.
+      if let newValue {
+        set(convert(newValue), forColumn: column)
+      } else {
+        set(.null, forColumn: column)
+      }
+    }
   }
 
   /// The value of a column, or nil if the column was not set.
@@ -81,9 +88,8 @@ public struct PersistenceContainer: Sendable {
     columns = names
   }
 
-  private mutating func convert(_ value: any DatabaseValueConvertible) -> DatabaseValue {
-    var value: (any DatabaseValueConvertible)? = value
-    return StatementArguments.convert(&value, failure: &conversionFailure)
+  private mutating func convert(_ value: borrowing any DatabaseValueConvertible) -> DatabaseValue {
+    StatementArguments.convert(present: value, failure: &conversionFailure)
   }
 
   @inline(__always)

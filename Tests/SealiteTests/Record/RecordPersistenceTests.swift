@@ -408,6 +408,35 @@ struct RecordPersistenceTests {
     }
   }
 
+  // The container's subscript converts the value it is given where it is:
+  // the same values, NULLs and failures as a conversion through an optional.
+  @Test("Values set in a container: nil is NULL, a REAL stays REAL, an integer beyond Int64 fails the write")
+  func containerSubscriptConversions() throws {
+    struct Manual: MutablePersistableRecord {
+      static let databaseTableName = "manual"
+      var id: Int64
+      var amount: (any DatabaseValueConvertible)?
+      func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["amount"] = amount
+      }
+    }
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { (db: Database) throws in
+      try db.execute(sql: "CREATE TABLE manual (id INTEGER PRIMARY KEY, amount)")
+      try Manual(id: 1, amount: nil).inserted(db)
+      try Manual(id: 2, amount: 2.5).inserted(db)
+      try Manual(id: 3, amount: UInt64(Int64.max)).inserted(db)
+      try Manual(id: 4, amount: Double(UInt64.max)).inserted(db)
+      #expect(throws: DatabaseError.self) { try Manual(id: 5, amount: UInt64.max).inserted(db) }
+      let rows = try Row.fetchAll(db, sql: "SELECT id, typeof(amount), amount FROM manual ORDER BY id")
+      #expect(rows.map { $0[1] as String } == ["null", "real", "integer", "real"])
+      #expect(rows[1][2] as Double == 2.5)
+      #expect(rows[2][2] as Int64 == Int64.max)
+      #expect(rows[3][2] as Double == Double(UInt64.max))
+    }
+  }
+
   @Test("A Codable record's encode(to:) adds its columns to the container it is given")
   func encodeIntoGivenContainer() throws {
     var container = PersistenceContainer()
