@@ -138,23 +138,38 @@ public final class Statement {
     boundArguments = .converted(arguments)
   }
 
-  /// Binds one value per parameter, in order, converting each as it is bound.
-  /// Anything but one value per parameter, or a value that does not fit
-  /// SQLite, goes through ``setArguments(_:)`` for its error.
+  /// Binds one value per parameter, in order, each with its own
+  /// ``StatementBinding/bind(to:at:)``: no ``DatabaseValue`` is built (a text
+  /// is bound from the caller's string, never copied into one first).
+  /// Anything but one value per parameter, or a value that SQLite refuses (an
+  /// integer beyond Int64's range returns `SQLITE_MISMATCH`), goes through
+  /// ``setArguments(_:)``, which converts every value first and gives the
+  /// error, or binds what the conversion accepts.
   func setArguments(_ values: [(any DatabaseValueConvertible)?]) throws {
     guard values.count == parameterNames.count else {
       return try setArguments(StatementArguments(values))
     }
     sqlite3_reset(sqliteStatement)
     boundArguments = .positional(values)
-    var failure: String?
-    try values.withUnsafeBufferPointer { values in
-      try StatementArguments.convertInPlace(values, failure: &failure) { offset, dbValue in
-        let code = dbValue.bind(to: sqliteStatement, at: CInt(offset + 1))
-        if code != SQLITE_OK { throw makeError(code: code) }
+    let isBound = values.withUnsafeBufferPointer { buffer in
+      // Each value is passed inout (never modified): an exclusive access lets
+      // the call borrow the existential where it is instead of copying it.
+      guard let base = buffer.baseAddress.map(UnsafeMutablePointer.init(mutating:)) else { return true }
+      for offset in 0..<buffer.count {
+        if Statement.bind(&base[offset], to: sqliteStatement, at: CInt(offset + 1)) != SQLITE_OK {
+          return false
+        }
       }
+      return true
     }
-    if failure != nil { try setArguments(StatementArguments(values)) }
+    if !isBound { try setArguments(StatementArguments(values)) }
+  }
+
+  @inline(__always)
+  private static func bind(
+    _ value: inout (any DatabaseValueConvertible)?, to sqliteStatement: SQLiteStatement, at index: CInt
+  ) -> CInt {
+    value?.bind(to: sqliteStatement, at: index) ?? sqlite3_bind_null(sqliteStatement, index)
   }
 
   /// Binds the only parameter of the statement to `value`, without building
@@ -181,8 +196,9 @@ public final class Statement {
   /// in order: the same as `execute(arguments: StatementArguments(values))`.
   ///
   /// An array literal of arguments picks this method, which binds each value
-  /// as it converts it instead of building ``StatementArguments`` first: the
-  /// fast way to run one prepared statement many times.
+  /// with its own ``StatementBinding/bind(to:at:)`` instead of building
+  /// ``StatementArguments`` first: the fast way to run one prepared statement
+  /// many times.
   ///
   ///     let statement = try db.makeStatement(sql: "INSERT INTO player (id, name) VALUES (?, ?)")
   ///     for player in players {

@@ -6,7 +6,10 @@ import CSQLCipher
 /// Every ``DatabaseValueConvertible`` type is one: by default it binds its
 /// ``DatabaseValueConvertible/databaseValue``, and the standard types bind
 /// their value directly. Statements bind their ``StatementArguments`` this
-/// way, one ``DatabaseValue`` after the other.
+/// way, one ``DatabaseValue`` after the other, and an array of arguments
+/// (`statement.execute(arguments: [a, b])`) with each value's own
+/// `bind(to:at:)`: a type that implements it binds what its
+/// ``DatabaseValueConvertible/databaseValue`` holds.
 ///
 /// Code that calls the C API on ``Statement/sqliteStatement`` can bind a value
 /// itself:

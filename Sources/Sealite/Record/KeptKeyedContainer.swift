@@ -7,6 +7,14 @@ struct KeptKeyedContainer {
   private final class Box<Container> {
     let container: Container
     init(_ container: Container) { self.container = container }
+
+    /// The container, copied with the metadata this box's own type holds.
+    /// Not inlined: a generic caller would copy it itself, with the metadata
+    /// of `KeyedDecodingContainer<Key>`, which the runtime looks up in its
+    /// cache of generic types on every call (about 300 instructions, as much
+    /// as decoding a column).
+    @inline(never)
+    func get() -> Container { container }
   }
 
   private var box: AnyObject?
@@ -22,8 +30,17 @@ struct KeptKeyedContainer {
   ) -> Container {
     if let box, keyType == ObjectIdentifier(Key.self) {
       // The key type matches, so this is the box that stored this very type.
-      return unsafeDowncast(box, to: Box<Container>.self).container
+      return unsafeDowncast(box, to: Box<Container>.self).get()
     }
+    return makeContainer(for: key, keeping: keeping, make: make)
+  }
+
+  /// Apart, so that only a miss needs the container's metadata: the
+  /// compiler fetches a function's metadata on entry, whatever the branch.
+  @inline(never)
+  private mutating func makeContainer<Key: CodingKey, Container>(
+    for key: Key.Type, keeping: Bool, make: () -> Container
+  ) -> Container {
     let container = make()
     if keeping {
       box = Box(container)

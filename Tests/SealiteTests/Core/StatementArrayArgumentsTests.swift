@@ -128,6 +128,26 @@ struct StatementArrayArgumentsTests {
     #expect(try rows(dbQueue) == [["a": 1.5, "b": Int64.max, "c": 0.5, "d": nil]])
   }
 
+  @Test(
+    "An enum whose raw value does not fit SQLite's integers binds the same REAL as with StatementArguments")
+  func rawValueBeyondInt64() throws {
+    // The array binds each value with its own bind(to:at:), StatementArguments
+    // with the value's databaseValue: an enum over UInt64 must bind the same
+    // through both, whichever of its raw value or database value is bound.
+    let dbQueue = try makeQueue()
+    let kept = try dbQueue.write { db -> StatementArguments in
+      let statement = try db.makeStatement(sql: "INSERT INTO t (a, b, c, d) VALUES (?, ?, ?, ?)")
+      try statement.execute(arguments: [1, HugeFlag.top, "after", nil])
+      try statement.execute(arguments: StatementArguments([1, HugeFlag.top, "after", nil]))
+      return statement.arguments
+    }
+    #expect(kept == [1, Double(UInt64.max), "after", nil])
+    let rows = try rows(dbQueue)
+    #expect(rows.count == 2)
+    #expect(rows[0] == rows[1])
+    #expect(rows[0] == ["a": 1, "b": Double(UInt64.max), "c": "after", "d": nil])
+  }
+
   @Test("A failing run reports the values it was given")
   func errorCarriesArguments() throws {
     let dbQueue = try makeQueue()
@@ -143,4 +163,9 @@ struct StatementArrayArgumentsTests {
     #expect(error?.arguments == ["once"])
     #expect(error?.description.contains("once") == false)
   }
+}
+
+/// A flag whose raw value does not fit SQLite's integers.
+private enum HugeFlag: UInt64, DatabaseValueConvertible {
+  case top = 18_446_744_073_709_551_615
 }
