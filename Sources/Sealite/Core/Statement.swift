@@ -45,6 +45,11 @@ public final class Statement {
   let authorization: StatementAuthorization
   /// See `tablesOpenedForReading`.
   var openedTablesCache: Set<String>?
+  /// What a higher layer keeps for the next run of this statement, and the
+  /// type it is kept for: the record layer keeps the decoding of its record
+  /// cursors (`recordDecoding(of:)`).
+  var keptRecordDecoding: AnyObject?
+  var keptRecordType: ObjectIdentifier?
 
   init(
     database: Database, sql: String, sqliteStatement: SQLiteStatement,

@@ -103,6 +103,10 @@ public final class RowCursor: DatabaseCursor {
     return row
   }
 
+  /// The row object that reads the current row of the statement, at every
+  /// step (before any adapter).
+  var liveRow: Row { row }
+
   /// Steps, and hands the next row to `body`; nil when the rows are done. The
   /// row is lent, not returned: a cursor of records reads each row without a
   /// retain and a release of it.

@@ -86,6 +86,8 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
   /// The statement being iterated.
   public let statement: Statement
   private let rows: RowCursor
+  private let decoding: RecordDecoding<Record>
+  /// `decoding.decode`, read at each step without going through `decoding`.
   private let decode: (Row) throws -> Record
 
   init(
@@ -95,30 +97,72 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
     self.statement = statement
     rows = try RowCursor(
       statement: statement, arguments: arguments, adapter: adapter, restriction: restriction)
-    decode = RecordCursor.decoder()
+    // Adapted rows have the adapter's columns, which the next cursor of the
+    // statement may not share: only plain rows reuse the statement's decoding.
+    decoding = adapter == nil ? statement.recordDecoding(of: Record.self) : RecordDecoding()
+    decoding.reuse?.attach(to: rows.liveRow)
+    decode = decoding.decode
   }
 
-  /// A closure that decodes records from the rows of one statement. It calls
-  /// the record's `init(row:)`, the record's own if it has one; for the
-  /// default `init(row:)` of a Decodable record, the closure's
-  /// `RecordDecoderReuse` remembers which column each coding key reads.
+  deinit {
+    decoding.reuse?.detach()
+  }
+
+  /// A closure that decodes records from the rows of one statement (see
+  /// ``RecordDecoding``).
   static func decoder() -> (Row) throws -> Record {
+    RecordDecoding<Record>().decode
+  }
+
+  public func next() throws -> Record? {
+    try rows.withNextRow(decode)
+  }
+}
+
+/// How the records of one statement's rows are decoded: with the record's
+/// `init(row:)`, the record's own if it has one; for the default `init(row:)`
+/// of a Decodable record, with a decoder kept from row to row, which
+/// remembers which column each coding key reads (`reuse`).
+///
+/// A statement keeps one for its record cursors, from one cursor to the next
+/// (``Statement/recordDecoding(of:)``): a request run again decodes with the
+/// decoder and keyed container of the previous run, without the cast, the
+/// allocations and the generic metadata lookups of new ones.
+final class RecordDecoding<Record: FetchableRecord> {
+  let decode: (Row) throws -> Record
+  let reuse: RecordDecoderReuse?
+
+  init() {
     guard let decodable = Record.self as? any (FetchableRecord & Decodable).Type else {
-      return { row in try Record(row: row) }
+      decode = { row in try Record(row: row) }
+      reuse = nil
+      return
     }
     let reuse = RecordDecoderReuse(recordType: Record.self)
     let decodeDirectly = decodable.makeDecoder(as: Record.self, reuse: reuse)
-    return { row in
+    decode = { row in
       // Once the default init(row:) took the reuse, the record's init(row:)
       // is known to be the default one: later rows skip the call through the
       // protocol and this thread's slot.
       if reuse.isTakenByDefaultInitializer { return try decodeDirectly(row) }
       return try reuse.lend { try Record(row: row) }
     }
+    self.reuse = reuse
   }
+}
 
-  public func next() throws -> Record? {
-    try rows.withNextRow(decode)
+extension Statement {
+  /// The decoding this statement keeps for its cursors of `Record`, or a new
+  /// one it keeps from now on (in place of another record type's).
+  func recordDecoding<Record: FetchableRecord>(of type: Record.Type) -> RecordDecoding<Record> {
+    if let kept = keptRecordDecoding, keptRecordType == ObjectIdentifier(Record.self) {
+      // Kept for this very record type.
+      return unsafeDowncast(kept, to: RecordDecoding<Record>.self)
+    }
+    let decoding = RecordDecoding<Record>()
+    keptRecordDecoding = decoding
+    keptRecordType = ObjectIdentifier(Record.self)
+    return decoding
   }
 }
 
@@ -213,27 +257,36 @@ extension FetchableRecord {
   @inlinable
   public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
     var records: [Self] = []
-    if let cursor = try _cursorForFetchAll(db, request, orCollectInto: &records) {
+    if let (cursor, capacity) = try _cursorForFetchAll(db, request, orCollectInto: &records) {
+      // Here, where the array's type is known: the generic function would
+      // look up the metadata of [Self] in the runtime's cache on each call.
+      records.reserveCapacity(capacity)
       while let record = try cursor.next() { records.append(record) }
     }
     return records
   }
 
-  /// A cursor over the records of `request`, or nil once the records of a
-  /// request that a cursor can not iterate (included to-many associations,
-  /// adapted rows) are in `records`.
+  /// A cursor over the records of `request`, and the number of records to
+  /// make room for; or nil once the records of a request that a cursor can not
+  /// iterate (included to-many associations, adapted rows) are in `records`.
   @usableFromInline
   static func _cursorForFetchAll(
     _ db: Database, _ request: some FetchRequest, orCollectInto records: inout [Self]
-  ) throws -> RecordCursor<Self>? {
+  ) throws -> (RecordCursor<Self>, Int)? {
     let prepared = try request.makePreparedRequest(db, forSingleResult: false)
     if prepared.supplementaryFetch != nil || prepared.adapter != nil {
-      records = try prepared.fetchRows(db).map { try Self(row: $0) }
+      records = try collect(prepared, db)
       return nil
     }
     let cursor = try RecordCursor<Self>(statement: prepared.statement, restriction: prepared.restriction)
-    records.reserveCapacity(prepared.expectedRowCapacity)
-    return cursor
+    return (cursor, prepared.expectedRowCapacity)
+  }
+
+  /// Apart, so that only these requests pay for the metadata of [Self]: the
+  /// compiler fetches a function's metadata on entry, whatever the branch.
+  @inline(never)
+  private static func collect(_ prepared: PreparedRequest, _ db: Database) throws -> [Self] {
+    try prepared.fetchRows(db).map { try Self(row: $0) }
   }
 
   /// The first record decoded from a request.

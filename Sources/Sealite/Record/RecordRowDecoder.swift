@@ -7,7 +7,10 @@ import Foundation
 /// keyed container, it then costs one reference instead of a boxed struct
 /// whose fields are all retained on each copy.
 final class RecordRowDecoder: Decoder {
-  let row: Row
+  /// The row decoded. A decoder a statement keeps for its record cursors
+  /// (``RecordDecoderReuse/attach(to:)``) reads the live row of each cursor
+  /// in turn.
+  @exclusivity(unchecked) private(set) var row: Row
   let recordType: any FetchableRecord.Type
   let columnCache: ColumnLookupCache?
   let codingPath: [any CodingKey]
@@ -30,7 +33,17 @@ final class RecordRowDecoder: Decoder {
   private let unmanagedColumnCache: Unmanaged<ColumnLookupCache>?
   /// `row`, for the per-column reads, which would otherwise retain and release
   /// the row around the SQLite calls of each column; `row` keeps it alive.
-  let unmanagedRow: Unmanaged<Row>
+  @exclusivity(unchecked) private(set) var unmanagedRow: Unmanaged<Row>
+
+  /// Decodes `row` from now on.
+  func read(_ row: Row) {
+    self.row = row
+    unmanagedRow = Unmanaged.passUnretained(row)
+  }
+
+  /// What a decoder kept between cursors reads: no statement's row, so that
+  /// the statement that keeps the decoder is not kept alive by it.
+  static let detachedRow = Row()
 
   /// Whether a cursor reuses this decoder for each of its rows (its live row is
   /// the same object at each step): the keyed container is then kept too.
@@ -176,6 +189,19 @@ final class RecordDecoderReuse {
 
   /// `decoder`, read without a retain.
   @exclusivity(unchecked) private var unmanagedDecoder: Unmanaged<RecordRowDecoder>?
+
+  /// Points the decoder, and its kept keyed container, at the live row of a
+  /// new cursor of the same statement, whose rows have the same columns: the
+  /// column of each coding key stays what `columnCache` recorded.
+  func attach(to row: Row) {
+    decoder?.read(row)
+  }
+
+  /// Lets go of the row of a cursor that ended: a statement keeps this
+  /// object, and a cursor's row keeps the cursor's statement alive.
+  func detach() {
+    decoder?.read(RecordRowDecoder.detachedRow)
+  }
 
   deinit {
     decoder?.releaseCachedContainer()

@@ -17,7 +17,7 @@ private struct EscapingDecoderRecord: Decodable, FetchableRecord {
 
 @Suite("Record: a decoder a record keeps is freed with it", .serialized)
 struct RecordDecoderLifetimeTests {
-  @Test("a decoder kept past its cursor and used again leaks nothing once released")
+  @Test("a decoder kept past its cursor and used again leaks nothing once released and its statement freed")
   func escapedDecoderIsFreed() throws {
     let dbQueue = try DatabaseQueue()
     try dbQueue.write { db in
@@ -34,6 +34,9 @@ struct RecordDecoderLifetimeTests {
     }
     #expect(decoder != nil)
     escapedDecoder = nil
+    // The statement keeps the decoder for its next run of the same record
+    // type: the decoder is freed with the statement, when the queue closes.
+    try dbQueue.close()
     #expect(decoder == nil)
   }
 }
