@@ -30,6 +30,8 @@ enum InsertWorkloads {
         sealiteSide(context, name: "insert-statement-bind", side: "Sealite (bind(to:at:))") { db in
           let statement = try db.makeStatement(sql: insertItemSQL)
           let handle = statement.sqliteStatement
+          // Arguments given once, as GRDB requires before a run without them.
+          try statement.setArguments([0, "", 0.0, 0])
           for item in items {
             // GRDB's StatementBinding: each value binds itself, without an
             // array of arguments; execute() runs what is bound.

@@ -29,6 +29,9 @@ extension Statement {
     guard let database else {
       throw DatabaseError.misuse("the database of this statement is closed", sql: sql)
     }
+    // The flag read here, not in the call: a debug build retains `self`
+    // around a call (the allocation tests count those).
+    if !argumentsWereGiven { try checkArgumentsWereGiven() }
     let context = try database.willExecute(self, restriction: restriction)
     sqlite3_reset(sqliteStatement)
     guard try step(context: context) else { return nil }

@@ -39,6 +39,13 @@ public final class Statement {
   /// The arguments last bound, as given: values bound straight from an array
   /// are converted to ``StatementArguments`` only when asked for.
   private var boundArguments = BoundArguments.converted(StatementArguments())
+  /// Whether arguments were ever bound: through ``setArguments(_:)`` and the
+  /// other ways of giving them (each sets it where it records `boundArguments`:
+  /// a `didSet` costs reference counting in debug builds), or, for Sealite's own
+  /// statements, through the C API (set by their code). Until then, running the statement without
+  /// arguments checks the empty arguments, as GRDB does
+  /// (``checkArgumentsWereGiven()``).
+  var argumentsWereGiven = false
   /// What the statement reads and writes, changes in the schema, and does to
   /// the transaction, as SQLite's authorizer reported it while compiling: the
   /// one source of every such fact.
@@ -116,6 +123,7 @@ public final class Statement {
         index += 1
       }
       boundArguments = .converted(arguments)
+      argumentsWereGiven = true
       return
     }
     var consumer = ArgumentConsumer(arguments)
@@ -141,6 +149,7 @@ public final class Statement {
       }
     }
     boundArguments = .converted(arguments)
+    argumentsWereGiven = true
   }
 
   /// Binds one value per parameter, in order, each with its own
@@ -156,6 +165,7 @@ public final class Statement {
     }
     sqlite3_reset(sqliteStatement)
     boundArguments = .positional(values)
+    argumentsWereGiven = true
     let isBound = values.withUnsafeBufferPointer { buffer in
       // Each value is passed inout (never modified): an exclusive access lets
       // the call borrow the existential where it is instead of copying it.
@@ -188,11 +198,18 @@ public final class Statement {
     let code = value.bind(to: sqliteStatement, at: 1)
     if code != SQLITE_OK { throw makeError(code: code) }
     boundArguments = .single(value)
+    argumentsWereGiven = true
   }
 
-  /// Runs the statement to completion, with new arguments if given.
+  /// Runs the statement to completion, with new arguments if given. Without
+  /// arguments, it runs with the arguments bound last: a statement with
+  /// parameters that was never given any throws "wrong number of statement
+  /// arguments: 0", as in GRDB.
   public func execute(arguments: StatementArguments? = nil) throws {
-    guard let arguments else { return try run() }
+    guard let arguments else {
+      try checkArgumentsWereGiven()
+      return try run()
+    }
     try setArguments(arguments)
     try run(isReset: true)
   }
@@ -246,6 +263,7 @@ public final class Statement {
       var arguments = StatementArguments()
       arguments.values = values
       boundArguments = .converted(arguments)
+      argumentsWereGiven = true
       for (offset, value) in values.enumerated() {
         let code = value.bind(to: sqliteStatement, at: CInt(offset + 1))
         if code != SQLITE_OK { throw makeError(code: code) }
@@ -253,6 +271,7 @@ public final class Statement {
       return
     }
     boundArguments = .picked(values, indexes)
+    argumentsWereGiven = true
     for (offset, index) in indexes.enumerated() {
       let code = values[index].bind(to: sqliteStatement, at: CInt(offset + 1))
       if code != SQLITE_OK { throw makeError(code: code) }
@@ -276,6 +295,14 @@ public final class Statement {
     }
     sqlite3_reset(sqliteStatement)
     try database.didExecute(self, context: context)
+  }
+
+  /// Throws the error of empty arguments if the statement has parameters and
+  /// was never given arguments: run without any, it would bind NULL to each
+  /// parameter where GRDB reports the forgotten arguments.
+  @inline(__always)
+  func checkArgumentsWereGiven() throws {
+    if !argumentsWereGiven && !parameterNames.isEmpty { try validateArguments(StatementArguments()) }
   }
 
   /// Builds the error for a failed step or bind, with this statement's SQL.

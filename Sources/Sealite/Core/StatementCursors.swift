@@ -16,7 +16,11 @@ final class StatementStepper {
     guard let database = statement.database else {
       throw DatabaseError.misuse("the database of this statement is closed", sql: statement.sql)
     }
-    if let arguments { try statement.setArguments(arguments) }
+    if let arguments {
+      try statement.setArguments(arguments)
+    } else {
+      try statement.checkArgumentsWereGiven()
+    }
     self.access = try database.requireAccess(sql: statement.sql)
     executionContext = try database.willExecute(statement, restriction: restriction)
     self.statement = statement

@@ -166,6 +166,8 @@ extension Database {
   private func attachExport(path: String, key: DatabaseKey?) throws {
     let attach = try makeStatement(sql: "ATTACH DATABASE ? AS sealite_export KEY ?")
     let statement = attach.sqliteStatement
+    // Bound below through the C API, never as StatementArguments.
+    attach.argumentsWereGiven = true
     defer { sqlite3_clear_bindings(statement) }
     guard sqlite3_bind_text(statement, 1, path, -1, sqliteTransient) == SQLITE_OK else {
       throw DatabaseError(resultCode: .SQLITE_ERROR, message: "could not prepare the export file")

@@ -101,6 +101,31 @@ struct StatementArgumentsBindingTests {
     }
   }
 
+  @Test("A statement with parameters run without ever being given arguments throws, as in GRDB")
+  func argumentsNeverGiven() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in
+      try db.execute(sql: "CREATE TABLE t (a, b)")
+      let insert = try db.makeStatement(sql: "INSERT INTO t (a, b) VALUES (?, ?)")
+      let executed = #expect(throws: DatabaseError.self) { try insert.execute() }
+      #expect(executed?.resultCode == .SQLITE_MISUSE)
+      #expect(executed?.message == "wrong number of statement arguments: 0")
+      let select = try db.makeStatement(sql: "SELECT a FROM t WHERE b = :b")
+      let fetched = #expect(throws: DatabaseError.self) { try Row.fetchAll(select) }
+      #expect(fetched?.message == "missing statement argument: b")
+      #expect(throws: DatabaseError.self) { try Int.fetchOne(select) }
+      #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") == 0)
+      // Once given, the arguments stay: a run without arguments reuses them,
+      // with what the C API bound over them since.
+      try insert.execute(arguments: [1, 2])
+      #expect(ResultCode(rawValue: 2.bind(to: insert.sqliteStatement, at: 1)) == .SQLITE_OK)
+      try insert.execute()
+      #expect(try Int.fetchAll(db, sql: "SELECT a FROM t ORDER BY rowid") == [1, 2])
+      // A statement without parameters needs none.
+      try db.makeStatement(sql: "DELETE FROM t").execute()
+    }
+  }
+
   @Test("append(contentsOf:) returns the named values it replaced; &+ lets the right side win")
   func appending() throws {
     var arguments: StatementArguments = ["foo": "foo", "bar": "bar", "toto": "titi"]

@@ -17,8 +17,10 @@ private func insertBound(_ value: some StatementBinding, in dbQueue: DatabaseQue
   try dbQueue.write { db in
     try db.execute(sql: "DELETE FROM t")
     let statement = try db.makeStatement(sql: "INSERT INTO t (v) VALUES (?)")
+    // Arguments given once, as GRDB requires before a run without arguments,
+    // then bound over through the C API: the statement runs with what was bound.
+    try statement.setArguments([nil])
     let code = ResultCode(rawValue: value.bind(to: statement.sqliteStatement, at: 1))
-    // No arguments: the statement runs with what was bound.
     try statement.execute()
     let row = try #require(try Row.fetchOne(db, sql: "SELECT typeof(v) AS type, v FROM t"))
     return (code, row["type"], row["v"])
@@ -123,11 +125,12 @@ struct StatementBindingTests {
     }
   }
 
-  @Test("a value bound by hand is the argument of a fetch that gives no arguments")
+  @Test("a value bound by hand, once arguments were given, is the argument of a fetch that gives none")
   func boundValueIsFetched() throws {
     let dbQueue = try DatabaseQueue(configuration: rawKeyConfiguration())
     try dbQueue.read { db in
       let statement = try db.makeStatement(sql: "SELECT ? || '!'")
+      try statement.setArguments(["Barbara"])
       #expect(ResultCode(rawValue: "Arthur".bind(to: statement.sqliteStatement, at: 1)) == .SQLITE_OK)
       #expect(try String.fetchOne(statement) == "Arthur!")
     }
