@@ -40,11 +40,12 @@ public final class Statement {
   /// are converted to ``StatementArguments`` only when asked for.
   private var boundArguments = BoundArguments.converted(StatementArguments())
   /// Whether arguments were ever bound: through ``setArguments(_:)`` and the
-  /// other ways of giving them (each sets it where it records `boundArguments`:
-  /// a `didSet` costs reference counting in debug builds), or, for Sealite's own
-  /// statements, through the C API (set by their code). Until then, running the statement without
-  /// arguments checks the empty arguments, as GRDB does
-  /// (``checkArgumentsWereGiven()``).
+  /// other ways of giving them, each of which sets it where it records
+  /// `boundArguments` (a `didSet`, or a helper that does both, retains `self`
+  /// in debug builds, where the allocation tests count references), or, for
+  /// Sealite's own statements, through the C API (set by their code). Until
+  /// then, running the statement without arguments checks the empty
+  /// arguments, as GRDB does (``checkArgumentsWereGiven()``).
   var argumentsWereGiven = false
   /// What the statement reads and writes, changes in the schema, and does to
   /// the transaction, as SQLite's authorizer reported it while compiling: the

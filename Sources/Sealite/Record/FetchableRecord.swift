@@ -108,12 +108,6 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
     decoding.reuse?.detach()
   }
 
-  /// A closure that decodes records from the rows of one statement (see
-  /// ``RecordDecoding``).
-  static func decoder() -> (Row) throws -> Record {
-    RecordDecoding<Record>().decode
-  }
-
   public func next() throws -> Record? {
     try rows.withNextRow(decode)
   }

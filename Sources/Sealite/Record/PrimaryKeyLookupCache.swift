@@ -11,7 +11,7 @@ final class PrimaryKeyLookupSQL {
   let rowIDTable: String?
 
   /// The statement of the last lookup, the generation of the statement cache
-  /// it was fetched at, and the decoder of its rows (a `RecordDecoderBox` of
+  /// it was fetched at, and the decoding of its rows (a `RecordDecoding` of
   /// the record type): while the cache keeps the statement, a lookup reuses
   /// it without hashing its SQL, and resolves no column name again. The
   /// statement is kept, so that another statement (after the statement cache
@@ -29,11 +29,6 @@ final class PrimaryKeyLookupSQL {
   }
 }
 
-/// A record decoder, kept in a ``PrimaryKeyLookupSQL`` whose type is erased.
-final class RecordDecoderBox<Record: FetchableRecord> {
-  let decode = RecordCursor<Record>.decoder()
-}
-
 extension FetchableRecord where Self: TableRecord {
   /// `fetchOne(db, key:)` through the SQL remembered for this record type.
   static func fetchOneByPrimaryKey(_ db: Database, value: DatabaseValue) throws -> Self? {
@@ -48,22 +43,22 @@ extension FetchableRecord where Self: TableRecord {
     }
     guard let sql = lookup.sql else { return try filter(key: value).fetchOne(db) }
     let statement: Statement
-    let box: RecordDecoderBox<Self>
+    let decoding: RecordDecoding<Self>
     let row: Row
     if let kept = lookup.statement, let decoder = lookup.decoder, let keptRow = lookup.row,
       db.isIdleCachedStatement(kept, generation: lookup.statementGeneration)
     {
       statement = kept
-      // The lookup is keyed by this record type: the box is of this type.
-      box = unsafeDowncast(decoder, to: RecordDecoderBox<Self>.self)
+      // The lookup is keyed by this record type: the decoding is of this type.
+      decoding = unsafeDowncast(decoder, to: RecordDecoding<Self>.self)
       row = keptRow
     } else {
       statement = try db.fetchStatement(sql: sql)
-      box = RecordDecoderBox()
+      decoding = RecordDecoding()
       row = Row(statement: statement)
       lookup.statement = statement
       lookup.statementGeneration = db.statementCacheGeneration
-      lookup.decoder = box
+      lookup.decoder = decoding
       lookup.row = row
     }
     try statement.setArgument(value)
@@ -75,7 +70,7 @@ extension FetchableRecord where Self: TableRecord {
     // The row is the statement's own, not a cursor's: the decoder keeps it
     // (and its keyed container) from one lookup to the next without keeping
     // the statement busy.
-    return try statement.withFirstRow(restriction: restriction, reusing: row, box.decode)
+    return try statement.withFirstRow(restriction: restriction, reusing: row, decoding.decode)
   }
 
   /// The SQL the query interface builds for a lookup of `value`, if `value` is
