@@ -172,3 +172,29 @@ func onThreadOfItsOwn<T: Sendable>(_ body: @escaping @Sendable () -> T) async ->
     Thread.detachNewThread { continuation.resume(returning: body()) }
   }
 }
+
+/// Takes the write lock of the database at `path` on a connection of its own,
+/// on a thread of its own, and commits once `release` returns; `held` is
+/// signaled once the lock is taken (or the connection failed, which is
+/// recorded as an issue). Wait on the returned group for the commit.
+func holdWriteLock(
+  path: String, configuration: Configuration = Configuration(), held: DispatchSemaphore,
+  until release: @escaping @Sendable () -> Void
+) -> DispatchGroup {
+  let group = DispatchGroup()
+  DispatchQueue.global().async(group: group) {
+    do {
+      let holder = try DatabaseQueue(path: path, configuration: configuration)
+      try holder.writeWithoutTransaction { db in
+        try db.execute(sql: "BEGIN IMMEDIATE TRANSACTION")
+        held.signal()
+        release()
+        try db.execute(sql: "COMMIT")
+      }
+    } catch {
+      Issue.record(error)
+      held.signal()
+    }
+  }
+  return group
+}

@@ -80,8 +80,10 @@ public final class DatabasePool: DatabaseWriter {
     barrier = DispatchQueue(label: "\(label).barrier", attributes: .concurrent)
     barrier.setSpecific(key: accessKey, value: true)
     readers = ReaderPool(maximumCount: configuration.maximumReaderCount) { [currentConfiguration] number in
-      try SerializedDatabase(
-        path: path, configuration: currentConfiguration.value, readOnly: true,
+      var readerConfiguration = currentConfiguration.value
+      readerConfiguration.readonlyBusyMode = readerConfiguration.readonlyBusyMode ?? .timeout(10)
+      return try SerializedDatabase(
+        path: path, configuration: readerConfiguration, readOnly: true,
         label: "\(label).reader.\(number)", ownerKey: accessKey)
     }
   }

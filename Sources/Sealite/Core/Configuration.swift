@@ -2,7 +2,16 @@ import Foundation
 
 /// How a connection waits when another connection holds a lock.
 public enum BusyMode: Sendable {
-  /// Fail at once with `SQLITE_BUSY`.
+  /// Fail with `SQLITE_BUSY` when another connection holds the lock for more
+  /// than a moment.
+  ///
+  /// GRDB fails at once. Sealite waits up to about 100 ms first, because
+  /// connections that only read take locks for a moment too: a reader that
+  /// finds the WAL index being rewritten by a commit takes the write lock for
+  /// a few microseconds to read it again, and a writer that begins its
+  /// transaction then would fail. In a C loop with three busy readers, one
+  /// commit in sixty did. A lock held for longer, by a writer in another
+  /// process, still fails the statement.
   case immediateError
   /// Retry for up to this many seconds (SQLite's busy timeout: it sleeps, never spins).
   case timeout(TimeInterval)
@@ -186,6 +195,11 @@ public struct Configuration: Sendable {
   /// True for a pool's writer: a passphrase given in `prepareDatabase` is
   /// derived by Sealite, once, and the key shared with the pool's readers.
   var derivesPassphraseForReaders = false
+  /// The busy mode of read-only connections, when it is not ``busyMode``: a
+  /// pool's readers and snapshots wait up to 10 seconds, as in GRDB, for the
+  /// rare locks of WAL mode (another process's recovery, or its last
+  /// connection closing), since readers of a pool are not supposed to fail.
+  var readonlyBusyMode: BusyMode?
 
   /// Whether a ``DatabasePool`` keeps its reader connections open when it
   /// releases memory. Default false: ``DatabasePool/releaseMemory()`` closes

@@ -1,10 +1,28 @@
 import CSQLCipher
+import Foundation
+import Synchronization
 
 extension Database {
   /// Installs `callback` as the connection's busy handler
   /// (``BusyMode/callback(_:)``). SQLite keeps a raw pointer to the holder,
   /// which the connection's state keeps alive until it closes; installing a
   /// busy timeout later replaces the handler.
+  /// Installs the busy handler of ``BusyMode/immediateError``: it retries for
+  /// about 100 ms, quickly at first, since the locks it waits for are held for
+  /// microseconds, unless a thread is preempted while it holds one. It counts
+  /// its calls in ``busyCalls``.
+  func waitForMomentaryLocks() throws {
+    let connection = try self.connection
+    sqlite3_busy_handler(
+      connection,
+      { context, numberOfTries in
+        if let context { Unmanaged<BusyCallCount>.fromOpaque(context).takeUnretainedValue().increment() }
+        guard numberOfTries < 120 else { return 0 }
+        usleep(numberOfTries < 20 ? 20 : 1_000)
+        return 1
+      }, Unmanaged.passUnretained(busyCalls).toOpaque())
+  }
+
   func setBusyCallback(_ callback: @escaping BusyCallback) throws {
     let connection = try self.connection
     let holder = state(for: BusyCallbackHolder.self)
@@ -35,4 +53,15 @@ final class BusyCallbackHolder: ConnectionState {
     if let connection { sqlite3_busy_handler(connection, nil, nil) }
     callback = nil
   }
+}
+
+/// How many times SQLite found the database locked and called a connection's
+/// busy handler: tests read it from other threads to know that a connection
+/// waits.
+final class BusyCallCount: Sendable {
+  private let count = Atomic<Int>(0)
+
+  var value: Int { count.load(ordering: .relaxed) }
+
+  func increment() { count.add(1, ordering: .relaxed) }
 }

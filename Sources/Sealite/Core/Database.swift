@@ -65,6 +65,9 @@ public final class Database {
   /// The statements of this connection alive, for the close-time check of
   /// the test suite (counted only when it is on).
   let liveStatements = CloseCheck.StatementCount()
+  /// The calls of the busy handler of ``BusyMode/immediateError``, which
+  /// SQLite is given a raw pointer to: the handler is removed at close.
+  let busyCalls = BusyCallCount()
   /// True once a statement wrote rows or schema on this connection.
   var hasWrittenContent = false
   /// The suspension of a writable connection whose configuration observes
@@ -127,6 +130,7 @@ public final class Database {
     executionObserver = nil
     sqlite3_set_authorizer(connection, nil, nil)
     sqlite3_trace_v2(connection, 0, nil, nil)
+    sqlite3_busy_handler(connection, nil, nil)
     if CloseCheck.isEnabled {
       CloseCheck.check(connection, statements: liveStatements, description: description)
     }

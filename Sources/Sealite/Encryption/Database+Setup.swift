@@ -10,7 +10,7 @@ extension Database {
       // The first page read is validateFileAccess, once the key is settled.
       db.skipSchemaValidationInThisAccess()
       try db.applyBusyMode()
-      if db.isReadOnlyConnection, case .immediateError = configuration.busyMode {
+      if db.isReadOnlyConnection, case .immediateError = db.busyMode {
         // A reader's first read may meet a lock that another connection holds
         // for a moment (WAL-index recovery while a pool's readers open
         // together): wait a little rather than fail. Its reads afterwards follow
@@ -76,11 +76,16 @@ extension Database {
     }
   }
 
+  /// The busy mode of this connection.
+  var busyMode: BusyMode {
+    isReadOnlyConnection ? configuration.readonlyBusyMode ?? configuration.busyMode : configuration.busyMode
+  }
+
   private func applyBusyMode() throws {
     let connection = try self.connection
-    switch configuration.busyMode {
+    switch busyMode {
     case .immediateError:
-      sqlite3_busy_timeout(connection, 0)
+      try waitForMomentaryLocks()
     case .timeout(let seconds):
       sqlite3_busy_timeout(connection, CInt(min(max(seconds, 0) * 1000, Double(CInt.max))))
     case .callback(let callback):

@@ -3,29 +3,6 @@ import Foundation
 import Sealite
 import Testing
 
-/// Holds the write lock of the database at `path` on a thread of its own
-/// until `release` is signaled; `held` is signaled once the lock is taken.
-private func holdWriteLock(
-  path: String, configuration: Configuration, held: DispatchSemaphore, release: DispatchSemaphore
-) -> DispatchGroup {
-  let group = DispatchGroup()
-  DispatchQueue.global().async(group: group) {
-    do {
-      let holder = try DatabaseQueue(path: path, configuration: configuration)
-      try holder.writeWithoutTransaction { db in
-        try db.execute(sql: "BEGIN IMMEDIATE TRANSACTION")
-        held.signal()
-        release.wait()
-        try db.execute(sql: "COMMIT")
-      }
-    } catch {
-      Issue.record(error)
-      held.signal()
-    }
-  }
-  return group
-}
-
 @Suite("Busy callback")
 struct BusyCallbackTests {
   @Test(
@@ -38,7 +15,7 @@ struct BusyCallbackTests {
     }
     let held = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
-    let holder = holdWriteLock(path: directory.path(), configuration: base, held: held, release: release)
+    let holder = holdWriteLock(path: directory.path(), configuration: base, held: held) { release.wait() }
     held.wait()
     defer {
       release.signal()
@@ -64,8 +41,7 @@ struct BusyCallbackTests {
     try DatabaseQueue(path: directory.path()).write { db in try db.execute(sql: "CREATE TABLE t(a)") }
     let held = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
-    let holder = holdWriteLock(
-      path: directory.path(), configuration: Configuration(), held: held, release: release)
+    let holder = holdWriteLock(path: directory.path(), held: held) { release.wait() }
     held.wait()
     let log = Locked<[Int]>([])
     var configuration = Configuration()
