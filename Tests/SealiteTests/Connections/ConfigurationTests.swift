@@ -171,7 +171,9 @@ struct ConfigurationTests {
 
   // MARK: busy mode
 
-  @Test("busyMode .immediateError: a second writer fails with SQLITE_BUSY, without waiting for the lock to be released", arguments: [false, true])
+  @Test(
+    "busyMode .immediateError: a second writer fails with SQLITE_BUSY, without waiting for the lock to be released",
+    arguments: [false, true])
   func busyImmediateError(wal: Bool) throws {
     let directory = TemporaryDirectory()
     defer { withExtendedLifetime(directory) {} }
