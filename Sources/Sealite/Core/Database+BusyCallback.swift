@@ -3,10 +3,6 @@ import Foundation
 import Synchronization
 
 extension Database {
-  /// Installs `callback` as the connection's busy handler
-  /// (``BusyMode/callback(_:)``). SQLite keeps a raw pointer to the holder,
-  /// which the connection's state keeps alive until it closes; installing a
-  /// busy timeout later replaces the handler.
   /// Installs the busy handler of ``BusyMode/immediateError``: it retries for
   /// about 100 ms, quickly at first, since the locks it waits for are held for
   /// microseconds, unless a thread is preempted while it holds one. It counts
@@ -23,6 +19,10 @@ extension Database {
       }, Unmanaged.passUnretained(busyCalls).toOpaque())
   }
 
+  /// Installs `callback` as the connection's busy handler
+  /// (``BusyMode/callback(_:)``). SQLite keeps a raw pointer to the holder,
+  /// which the connection's state keeps alive until it closes; installing a
+  /// busy timeout later replaces the handler.
   func setBusyCallback(_ callback: @escaping BusyCallback) throws {
     let connection = try self.connection
     let holder = state(for: BusyCallbackHolder.self)
