@@ -206,11 +206,7 @@ enum FetchWorkloads {
     let sides = [side("raw", connection, raw), side("tight", tightConnection, raw), side("Sealite", sealite)]
     let times = try compare(workload, rounds: context.rounds, sides: sides + alternativeSides)
     let comparison = Comparison(raw: times[0], tight: times[1], sealite: times[2])
-    progress(
-      String(
-        format: "  %@: raw %.1f ms, tight %.1f ms, Sealite %.1f ms (medians of %d rounds)", workload,
-        medianOf(comparison.raw), medianOf(comparison.tight ?? [.nan]), medianOf(comparison.sealite),
-        context.rounds))
+    progress(workload, comparison, rounds: context.rounds)
     var rows: [ResultRow] = [.comparison(workload, measure, comparison, target: target)]
     for (offset, alternative) in alternatives.enumerated() {
       let alternativeComparison = Comparison(raw: times[0], tight: times[1], sealite: times[3 + offset])

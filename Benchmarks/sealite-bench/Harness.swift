@@ -54,11 +54,16 @@ func compare(_ name: String, rounds: Int, raw: Side, tight: Side? = nil, sealite
   let times = try compare(name, rounds: rounds, sides: [raw] + (tight.map { [$0] } ?? []) + [sealite])
   let comparison = Comparison(
     raw: times[0], tight: tight == nil ? nil : times[1], sealite: times[times.count - 1])
+  progress(name, comparison, rounds: rounds)
+  return comparison
+}
+
+/// Prints the medians of a comparison's sides.
+func progress(_ name: String, _ comparison: Comparison, rounds: Int) {
   progress(
     String(
       format: "  %@: raw %.1f ms, tight %.1f ms, Sealite %.1f ms (medians of %d rounds)", name,
       medianOf(comparison.raw), medianOf(comparison.tight ?? [.nan]), medianOf(comparison.sealite), rounds))
-  return comparison
 }
 
 /// For profiling: with SEALITE_BENCH_SIDE=raw or sealite, only the sides

@@ -232,11 +232,7 @@ enum PersistenceWorkloads {
       }
     let times = try compare(workload, rounds: context.rounds, sides: sides)
     let comparison = Comparison(raw: times[0], tight: times[1], sealite: times[2])
-    progress(
-      String(
-        format: "  %@: raw %.1f ms, tight %.1f ms, Sealite %.1f ms (medians of %d rounds)", workload,
-        medianOf(comparison.raw), medianOf(comparison.tight ?? [.nan]), medianOf(comparison.sealite),
-        context.rounds))
+    progress(workload, comparison, rounds: context.rounds)
     var rows: [ResultRow] = [
       .comparison(workload, measure, comparison, target: 1.5, baseline: "one prepared statement")
     ]

@@ -56,12 +56,22 @@ final class BusyCallbackHolder: ConnectionState {
 }
 
 /// How many times SQLite found the database locked and called a connection's
-/// busy handler: tests read it from other threads to know that a connection
-/// waits.
+/// busy handler: tests wait on it, from other threads, for a connection to
+/// wait for a lock.
 final class BusyCallCount: Sendable {
   private let count = Atomic<Int>(0)
+  private let firstCall = DispatchSemaphore(value: 0)
 
   var value: Int { count.load(ordering: .relaxed) }
 
-  func increment() { count.add(1, ordering: .relaxed) }
+  func increment() {
+    if count.add(1, ordering: .relaxed).newValue == 1 { firstCall.signal() }
+  }
+
+  /// Returns true once the handler was called, false after `timeout`.
+  func waitForFirstCall(timeout: DispatchTime) -> Bool {
+    guard firstCall.wait(timeout: timeout) == .success else { return false }
+    firstCall.signal()
+    return true
+  }
 }

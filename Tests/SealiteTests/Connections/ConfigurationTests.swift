@@ -196,6 +196,23 @@ struct ConfigurationTests {
     #expect(try second.read { db in try String.fetchAll(db, sql: "SELECT name FROM item") } == ["first"])
   }
 
+  @Test("busyMode .immediateError: a pool's write fails when another connection keeps its lock")
+  func busyImmediateErrorPool() throws {
+    let directory = TemporaryDirectory()
+    let writer = try DatabasePool(path: directory.path())
+    try writer.write { db in try db.execute(sql: "CREATE TABLE t(a)") }
+    let held = DispatchSemaphore(value: 0)
+    let writeEnded = DispatchSemaphore(value: 0)
+    let holder = holdWriteLock(path: directory.path(), held: held) { _ = waitFor(writeEnded) }
+    held.wait()
+    defer { holder.wait() }
+    defer { writeEnded.signal() }
+    let error = #expect(throws: DatabaseError.self) {
+      try writer.write { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+    }
+    #expect(error?.resultCode == .SQLITE_BUSY)
+  }
+
   @Test("busyMode .timeout: a second writer waits until the lock is released", arguments: [false, true])
   func busyTimeout(wal: Bool) throws {
     let directory = TemporaryDirectory()
