@@ -32,6 +32,7 @@ public final class Statement {
       case .positional(let values): return StatementArguments(values)
       case .single(let value): return StatementArguments([value])
       case .picked(let values, let indexes): return StatementArguments(indexes.map { values[$0] })
+      case .notKept: return StatementArguments()
       }
     }
     set { setArgumentsOrTrap(newValue) }
@@ -287,6 +288,7 @@ public final class Statement {
       throw DatabaseError.misuse("the database of this statement is closed", sql: sql)
     }
     try bindInOrder(values, picking: indexes)
+    defer { forgetBoundValues() }
     let context = try database.willExecute(self)
     let code = sqlite3_step(sqliteStatement)
     if code != SQLITE_DONE && code != SQLITE_ROW {
@@ -296,6 +298,15 @@ public final class Statement {
     }
     sqlite3_reset(sqliteStatement)
     try database.didExecute(self, context: context)
+  }
+
+  /// Drops the values bound by ``bindInOrder(_:picking:)``, once the
+  /// statement ran: they are the caller's, and so is their array, which a
+  /// record's encoder reuses for the next record only if nothing else holds
+  /// it. Until then, an error lists them. The statement then reports no
+  /// arguments: only Sealite runs the statements it generated.
+  func forgetBoundValues() {
+    boundArguments = .notKept
   }
 
   /// Throws the error of empty arguments if the statement has parameters and
@@ -321,6 +332,9 @@ private enum BoundArguments {
   case single(DatabaseValue)
   /// Parameter N took `values[indexes[N]]`.
   case picked(_ values: [DatabaseValue], _ indexes: [Int])
+  /// A statement Sealite generated ran with values it did not keep
+  /// (`executeBinding(_:picking:)`): it reports no arguments.
+  case notKept
 }
 
 extension Statement: CustomStringConvertible {

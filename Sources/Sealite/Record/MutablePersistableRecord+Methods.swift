@@ -9,7 +9,7 @@ extension MutablePersistableRecord {
   public mutating func insert(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil
   ) throws {
-    _ = try insertWithCallbacks(db, onConflict: conflictResolution, selection: nil)
+    try insertWithCallbacks(db, onConflict: conflictResolution, selection: nil).recycle()
   }
 
   // The implementations have their own names: PersistableRecord's
@@ -35,7 +35,7 @@ extension MutablePersistableRecord {
     -> Self
   {
     var copy = self
-    _ = try copy.insertWithCallbacks(db, onConflict: conflictResolution, selection: nil)
+    try copy.insertWithCallbacks(db, onConflict: conflictResolution, selection: nil).recycle()
     return copy
   }
 
@@ -110,8 +110,9 @@ extension MutablePersistableRecord {
   @inlinable
   public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws
   {
-    _ = try updateWithCallbacks(
-      db, onConflict: conflictResolution, columns: tableColumns(db), selection: nil)
+    try updateWithCallbacks(
+      db, onConflict: conflictResolution, columns: tableColumns(db), selection: nil
+    ).recycle()
   }
 
   /// Updates the given columns only.
@@ -119,7 +120,9 @@ extension MutablePersistableRecord {
   public func update<Columns: Collection>(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, columns: Columns
   ) throws where Columns.Element == String {
-    _ = try updateWithCallbacks(db, onConflict: conflictResolution, columns: Set(columns), selection: nil)
+    try updateWithCallbacks(
+      db, onConflict: conflictResolution, columns: Set(columns), selection: nil
+    ).recycle()
   }
 
   /// Updates the given columns only.
@@ -127,8 +130,9 @@ extension MutablePersistableRecord {
   public func update<Columns: Collection>(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, columns: Columns
   ) throws where Columns.Element: ColumnExpression {
-    _ = try updateWithCallbacks(
-      db, onConflict: conflictResolution, columns: Set(columns.map { $0.name }), selection: nil)
+    try updateWithCallbacks(
+      db, onConflict: conflictResolution, columns: Set(columns.map { $0.name }), selection: nil
+    ).recycle()
   }
 
   /// The names of the table's columns, as the schema spells them.
@@ -222,7 +226,7 @@ extension MutablePersistableRecord {
   public mutating func save(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil)
     throws
   {
-    _ = try saveWithCallbacks(db, onConflict: conflictResolution, selection: nil)
+    try saveWithCallbacks(db, onConflict: conflictResolution, selection: nil).recycle()
   }
 
   @inlinable
@@ -296,7 +300,7 @@ extension MutablePersistableRecord {
     -> Self
   {
     var copy = self
-    _ = try copy.saveWithCallbacks(db, onConflict: conflictResolution, selection: nil)
+    try copy.saveWithCallbacks(db, onConflict: conflictResolution, selection: nil).recycle()
     return copy
   }
 
@@ -374,14 +378,14 @@ extension PersistableRecord {
   public func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws
   {
     var copy = self
-    _ = try copy.insertWithCallbacks(db, onConflict: conflictResolution, selection: nil)
+    try copy.insertWithCallbacks(db, onConflict: conflictResolution, selection: nil).recycle()
   }
 
   /// Saves the record: updates it if a row has its primary key, inserts it otherwise.
   @inlinable
   public func save(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
     var copy = self
-    _ = try copy.saveWithCallbacks(db, onConflict: conflictResolution, selection: nil)
+    try copy.saveWithCallbacks(db, onConflict: conflictResolution, selection: nil).recycle()
   }
 
   /// Inserts the record and returns the row as stored, decoded as `type`.

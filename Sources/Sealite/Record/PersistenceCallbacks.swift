@@ -65,6 +65,13 @@ struct SaveOutcome {
     ignored = outcome.ignored
   }
 
+  /// Hands the written container's storage to the next record encoded (see
+  /// ``PersistenceContainer/recycle()``), where the outcome is dropped.
+  @inlinable
+  consuming func recycle() {
+    success.persistenceContainer.recycle()
+  }
+
   @inlinable
   init(_ outcome: consuming UpdateOutcome) {
     success = PersistenceSuccess(persistenceContainer: outcome.success.persistenceContainer.take())

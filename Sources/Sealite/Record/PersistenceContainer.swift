@@ -45,6 +45,21 @@ public struct PersistenceContainer: Sendable {
     return taken
   }
 
+  /// Hands the container's storage to this thread's record encoder, for the
+  /// next record it encodes: the container is left empty. Called where a
+  /// write is done with the container it encoded.
+  @usableFromInline
+  mutating func recycle() {
+    RecordEncoder.recycle(&values)
+  }
+
+  /// Takes `spare`'s storage for the values (emptied, its capacity kept),
+  /// when the container has none yet.
+  mutating func reuseStorage(of spare: inout [DatabaseValue]) {
+    guard values.capacity == 0, spare.capacity != 0 else { return }
+    swap(&values, &spare)
+  }
+
   /// True if no column was set.
   public var isEmpty: Bool { columns.isEmpty }
 

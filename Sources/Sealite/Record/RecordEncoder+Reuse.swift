@@ -40,6 +40,23 @@ extension RecordEncoder {
     return RecordEncoder(recordType: recordType, container: container)
   }
 
+  /// Keeps `values`' storage, emptied, for the next record this thread
+  /// encodes (see ``PersistenceContainer/recycle()``): no allocation of its
+  /// values array, nor free of the last one. (Storage that a copy of the
+  /// container still shares, kept by a callback, is not emptied in place: the
+  /// spare is then a new array of the same capacity.)
+  static func recycle(_ values: inout [DatabaseValue]) {
+    guard let raw = pthread_getspecific(RecordEncoder.slot) else { return }
+    // The slot keeps the encoder alive: borrowed, not retained.
+    Unmanaged<RecordEncoder>.fromOpaque(raw)._withUnsafeGuaranteedRef { kept in
+      guard kept.spareValues.capacity == 0 else { return }
+      swap(&kept.spareValues, &values)
+      // One element at a time: `removeAll(keepingCapacity:)` goes through the
+      // general `replaceSubrange`, which costs several times more.
+      while kept.spareValues.popLast() != nil {}
+    }
+  }
+
   /// The encoded container, moved out, and the encoder back in this thread's
   /// slot, empty, in place of the one kept there.
   func giveBack() -> PersistenceContainer {

@@ -21,6 +21,9 @@ final class RecordEncoder: Encoder {
   /// The same columns' names: a record that writes all of them, in order,
   /// gets this array as its container's columns, shared instead of built.
   @exclusivity(unchecked) private var recordedNames: [String] = []
+  /// Storage for the values of the next record, emptied: the values array of
+  /// a record whose write is done (``recycle(_:)``).
+  @exclusivity(unchecked) var spareValues: [DatabaseValue] = []
   /// How many columns of the record being encoded are the first recorded
   /// ones, written in order; -1 once it wrote another.
   @exclusivity(unchecked) private var recordedPrefix = 0
@@ -97,6 +100,7 @@ final class RecordEncoder: Encoder {
   /// record apply while it writes the same ones, from an empty container.
   func start(with container: PersistenceContainer) {
     self.container = container
+    self.container.reuseStorage(of: &spareValues)
     recordedPrefix = container.columns.isEmpty ? 0 : -1
   }
 

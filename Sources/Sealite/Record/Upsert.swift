@@ -98,11 +98,13 @@ extension MutablePersistableRecord {
   mutating func upsertWithCallbacks(_ db: Database, plan: UpsertPlan, selection: [any SQLSelectable]) throws
     -> Row?
   {
-    try withSaveCallbacks(db) {
+    var outcome = try withSaveCallbacks(db) {
       SaveOutcome(
         try withInsertCallbacks(db) { record in try record.upsertAction(db, plan: plan, selection: selection)
         })
-    }.row
+    }
+    outcome.success.persistenceContainer.recycle()
+    return outcome.row.take()
   }
 
   /// The upsert statements, without callbacks: one statement where SQLite has
@@ -146,6 +148,8 @@ extension MutablePersistableRecord {
     // statement runs to its one row without a cursor: the upsert is done at
     // the first step, and the run ends as a dropped cursor's would.
     try upsert.statement.bindInOrder(arguments.isEmpty ? container.values : container.values + arguments)
+    // The container's values are handed on for reuse (see executeBinding).
+    defer { upsert.statement.forgetBoundValues() }
     let primaryKey = upsert.primaryKey
     var row: Row?
     var rowID: Int64

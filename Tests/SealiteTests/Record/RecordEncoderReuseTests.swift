@@ -95,6 +95,29 @@ private struct Shaped: Encodable, EncodableRecord {
   }
 }
 
+/// The containers the callbacks of notes received, in order.
+private final class ContainerLog {
+  var entries: [(event: String, container: PersistenceContainer)] = []
+}
+
+/// A note that keeps the container each of its callbacks receives.
+private struct KeepingNote: Encodable, MutablePersistableRecord {
+  static let databaseTableName = "note"
+  var id: Int64
+  var text: String
+  let log: ContainerLog
+
+  enum CodingKeys: String, CodingKey { case id, text }
+
+  func didInsert(_ inserted: InsertionSuccess) {
+    log.entries.append(("insert", inserted.persistenceContainer))
+  }
+  func didUpdate(_ updated: PersistenceSuccess) {
+    log.entries.append(("update", updated.persistenceContainer))
+  }
+  func didSave(_ saved: PersistenceSuccess) { log.entries.append(("save", saved.persistenceContainer)) }
+}
+
 @Suite("A record's columns do not depend on the records encoded before it")
 struct RecordEncoderReuseTests {
   private func makeQueue() throws -> DatabaseQueue {
@@ -245,6 +268,79 @@ struct RecordEncoderReuseTests {
       try Shaped(columns: columns).encode(to: &container)
       #expect(container.columns == columns)
       #expect(container["a"]?.databaseValue == 0.databaseValue)
+    }
+  }
+}
+
+extension RecordEncoderReuseTests {
+  // Each write hands its container's values array to the next record
+  // encoded on its thread (PersistenceContainer.recycle()).
+  @Test("Containers the callbacks keep are not changed by the writes that follow")
+  func containersKeptByCallbacks() throws {
+    let dbQueue = try makeQueue()
+    let log = ContainerLog()
+    var expected: [(event: String, id: Int64, text: String)] = []
+    try dbQueue.write { (db: Database) throws in
+      for id in Int64(1)...6 {
+        var note = KeepingNote(id: id, text: "note \(id)", log: log)
+        switch id % 3 {
+        case 0: try note.insert(db)
+        case 1: try note.save(db)
+        default: try note.upsert(db)
+        }
+        // Each of the three writes a new row: didInsert, then didSave.
+        expected += ["insert", "save"].map { ($0, id, "note \(id)") }
+        // A record of another type writes in between.
+        try Note(id: 100 + id, text: "other \(id)").insert(db)
+        note.text = "updated \(id)"
+        try note.update(db)
+        try note.save(db)
+        expected += ["update", "save", "update", "save"].map { ($0, id, "updated \(id)") }
+      }
+    }
+    #expect(log.entries.count == expected.count)
+    for (entry, expected) in zip(log.entries, expected) {
+      let description = "\(expected.event) of note \(expected.id)"
+      #expect(entry.event == expected.event, "\(description)")
+      #expect(entry.container.columns == ["id", "text"], "\(description)")
+      #expect(entry.container["id"]?.databaseValue == expected.id.databaseValue, "\(description)")
+      #expect(entry.container["text"]?.databaseValue == expected.text.databaseValue, "\(description)")
+    }
+  }
+
+  @Test("A write that fails after others reports its own values as its arguments")
+  func failedWriteArguments() throws {
+    let dbQueue = try makeQueue()
+    try dbQueue.write { (db: Database) throws in
+      for id in Int64(1)...3 { try Tag(id: id, label: "tag \(id)", weight: 1).insert(db) }
+      for event in ["INSERT", "UPDATE"] {
+        try db.execute(
+          sql: """
+            CREATE TRIGGER refuse\(event) BEFORE \(event) ON tag WHEN NEW.weight < 0
+            BEGIN SELECT RAISE(ABORT, 'refused'); END
+            """)
+      }
+      let insertError = #expect(throws: DatabaseError.self) {
+        try Tag(id: 7, label: "seven", weight: -7).insert(db)
+      }
+      #expect(insertError?.arguments == [7, "seven", -7.0])
+      let upsertError = #expect(throws: DatabaseError.self) {
+        try Tag(id: 8, label: "eight", weight: -8).upsert(db)
+      }
+      #expect(upsertError?.arguments == [8, "eight", -8.0])
+      // SET in the table's order, then the key.
+      let updateError = #expect(throws: DatabaseError.self) {
+        try Tag(id: 2, label: "two", weight: -2).update(db)
+      }
+      #expect(updateError?.arguments == ["two", -2.0, 2])
+      // The writes after the failures bind their own values.
+      try Tag(id: 9, label: "nine", weight: 9).insert(db)
+      try Tag(id: 1, label: "one", weight: nil).update(db)
+      #expect(
+        try Tag.fetchAll(db) == [
+          Tag(id: 1, label: "one", weight: nil), Tag(id: 2, label: "tag 2", weight: 1),
+          Tag(id: 3, label: "tag 3", weight: 1), Tag(id: 9, label: "nine", weight: 9),
+        ])
     }
   }
 }
