@@ -13,7 +13,11 @@ import Foundation
 /// to: statements and cursors refuse to run once that closure has returned.
 public final class Database {
   /// The raw SQLite connection, for code that calls the C API directly.
-  public private(set) var sqliteConnection: SQLiteConnection?
+  // Unchecked exclusivity: it is set when the connection opens and closes,
+  // and read by the access that uses it; a runtime check of each read (the
+  // changes count and rowid after every record written) would cost more than
+  // the read.
+  @exclusivity(unchecked) public private(set) var sqliteConnection: SQLiteConnection?
   /// The configuration this connection was opened with.
   public let configuration: Configuration
   /// The path of the database file (`:memory:` for an in-memory database).

@@ -261,23 +261,44 @@ public final class Statement {
   func bindInOrder(_ values: [DatabaseValue], picking indexes: [Int]? = nil) throws {
     sqlite3_reset(sqliteStatement)
     // The arguments are recorded first: the error of a failed bind lists them.
-    guard let indexes else {
+    if let indexes {
+      boundArguments = .picked(values, indexes)
+    } else {
       var arguments = StatementArguments()
       arguments.values = values
       boundArguments = .converted(arguments)
-      argumentsWereGiven = true
-      for (offset, value) in values.enumerated() {
-        let code = value.bind(to: sqliteStatement, at: CInt(offset + 1))
-        if code != SQLITE_OK { throw makeError(code: code) }
-      }
-      return
     }
-    boundArguments = .picked(values, indexes)
     argumentsWereGiven = true
-    for (offset, index) in indexes.enumerated() {
-      let code = values[index].bind(to: sqliteStatement, at: CInt(offset + 1))
-      if code != SQLITE_OK { throw makeError(code: code) }
+    let code = values.withUnsafeBufferPointer { buffer in
+      // Each value is passed inout (never modified), as in
+      // `setArguments(_:)`: the call borrows it where it is, where a copy
+      // would retain and release the storage of each text and blob.
+      guard let base = buffer.baseAddress.map(UnsafeMutablePointer.init(mutating:)) else { return SQLITE_OK }
+      var parameter: CInt = 1
+      if let indexes {
+        for index in indexes {
+          precondition(index >= 0 && index < buffer.count, "a picked value is one of the values")
+          let code = Statement.bind(&base[index], to: sqliteStatement, at: parameter)
+          if code != SQLITE_OK { return code }
+          parameter += 1
+        }
+      } else {
+        for offset in 0..<buffer.count {
+          let code = Statement.bind(&base[offset], to: sqliteStatement, at: parameter)
+          if code != SQLITE_OK { return code }
+          parameter += 1
+        }
+      }
+      return SQLITE_OK
     }
+    if code != SQLITE_OK { throw makeError(code: code) }
+  }
+
+  @inline(__always)
+  private static func bind(_ value: inout DatabaseValue, to sqliteStatement: SQLiteStatement, at index: CInt)
+    -> CInt
+  {
+    value.bind(to: sqliteStatement, at: index)
   }
 
   /// Runs the statement with one value per parameter, in order, without the
@@ -343,5 +364,9 @@ extension Statement: CustomStringConvertible {
   }
 }
 
-/// SQLite copies bound texts and blobs when given this destructor.
-let sqliteTransient = unsafeBitCast(Int(-1), to: sqlite3_destructor_type.self)
+/// SQLite copies bound texts and blobs when given this destructor. Computed,
+/// not a global constant: a global is initialized lazily, and each read of it
+/// would check that it is (a `swift_once` per value bound).
+var sqliteTransient: sqlite3_destructor_type {
+  @inline(__always) get { unsafeBitCast(Int(-1), to: sqlite3_destructor_type.self) }
+}
