@@ -45,9 +45,10 @@ public struct PersistenceContainer: Sendable {
     return taken
   }
 
-  /// Hands the container's storage to this thread's record encoder, for the
-  /// next record it encodes: the container is left empty. Called where a
-  /// write is done with the container it encoded.
+  /// Hands the storage of the container's values to this thread's record
+  /// encoder, for the next record it encodes. Called where a write is done
+  /// with the container it encoded, which is dropped right after: its values
+  /// are gone, its columns are not.
   @usableFromInline
   mutating func recycle() {
     RecordEncoder.recycle(&values)

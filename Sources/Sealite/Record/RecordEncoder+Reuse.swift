@@ -44,7 +44,7 @@ extension RecordEncoder {
   /// encodes (see ``PersistenceContainer/recycle()``): no allocation of its
   /// values array, nor free of the last one. (Storage that a copy of the
   /// container still shares, kept by a callback, is not emptied in place: the
-  /// spare is then a new array of the same capacity.)
+  /// first element removed copies the others, and the copy is the spare.)
   static func recycle(_ values: inout [DatabaseValue]) {
     guard let raw = pthread_getspecific(RecordEncoder.slot) else { return }
     // The slot keeps the encoder alive: borrowed, not retained.
