@@ -81,7 +81,7 @@ public final class DatabasePool: DatabaseWriter {
     barrier.setSpecific(key: accessKey, value: true)
     readers = ReaderPool(maximumCount: configuration.maximumReaderCount) { [currentConfiguration] number in
       var readerConfiguration = currentConfiguration.value
-      readerConfiguration.readonlyBusyMode = readerConfiguration.readonlyBusyMode ?? .timeout(10)
+      readerConfiguration.readersWaitForLocks = true
       return try SerializedDatabase(
         path: path, configuration: readerConfiguration, readOnly: true,
         label: "\(label).reader.\(number)", ownerKey: accessKey)

@@ -45,7 +45,7 @@ public final class DatabaseSnapshot: DatabaseSnapshotReader {
   ) throws {
     var configuration = configuration
     configuration.readonly = true
-    configuration.readonlyBusyMode = configuration.readonlyBusyMode ?? .timeout(10)
+    configuration.readersWaitForLocks = true
     configuration.maximumReaderCount = 1
     // The read transaction outlives each access on purpose.
     configuration.allowsUnsafeTransactions = true

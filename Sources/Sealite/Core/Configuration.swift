@@ -195,11 +195,11 @@ public struct Configuration: Sendable {
   /// True for a pool's writer: a passphrase given in `prepareDatabase` is
   /// derived by Sealite, once, and the key shared with the pool's readers.
   var derivesPassphraseForReaders = false
-  /// The busy mode of read-only connections, when it is not ``busyMode``: a
-  /// pool's readers and snapshots wait up to 10 seconds, as in GRDB, for the
-  /// rare locks of WAL mode (another process's recovery, or its last
-  /// connection closing), since readers of a pool are not supposed to fail.
-  var readonlyBusyMode: BusyMode?
+  /// True for a pool's readers and snapshots: whatever ``busyMode`` says, they
+  /// wait up to 10 seconds, as in GRDB, for the rare locks of WAL mode
+  /// (another process's recovery, or its last connection closing), since
+  /// readers of a pool are not supposed to fail (`Database.busyMode`).
+  var readersWaitForLocks = false
 
   /// Whether a ``DatabasePool`` keeps its reader connections open when it
   /// releases memory. Default false: ``DatabasePool/releaseMemory()`` closes

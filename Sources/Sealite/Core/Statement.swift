@@ -274,6 +274,8 @@ public final class Statement {
       // `setArguments(_:)`: the call borrows it where it is, where a copy
       // would retain and release the storage of each text and blob.
       guard let base = buffer.baseAddress.map(UnsafeMutablePointer.init(mutating:)) else { return SQLITE_OK }
+      // Two loops, not one over `indexes ?? 0..<count`: the optional index on
+      // each value cost an insert 35 instructions more (callgrind).
       var parameter: CInt = 1
       if let indexes {
         for index in indexes {

@@ -76,9 +76,10 @@ extension Database {
     }
   }
 
-  /// The busy mode of this connection.
+  /// The busy mode of this connection: GRDB's 10 seconds for a pool's
+  /// readers and snapshots (``Configuration/readersWaitForLocks``).
   var busyMode: BusyMode {
-    isReadOnlyConnection ? configuration.readonlyBusyMode ?? configuration.busyMode : configuration.busyMode
+    isReadOnlyConnection && configuration.readersWaitForLocks ? .timeout(10) : configuration.busyMode
   }
 
   private func applyBusyMode() throws {
