@@ -6,6 +6,9 @@ import Synchronization
 /// database, a keyring item or the terminal half-changed.
 ///
 /// - While nothing is being changed, dbkey exits at once (128 + the signal).
+///   It decides and exits holding the phase's lock: the main thread can not
+///   begin a change (``working(_:)`` takes that lock first) after the decision
+///   and before the exit, which would leave its first files behind.
 /// - While it asks for a passphrase (echo off), it gives the terminal its
 ///   settings back first.
 /// - While it changes something (``working(_:)``), it cancels the operation:
@@ -124,39 +127,32 @@ enum Interruption {
     state.withLock { $0.isProgressLineShown = shown }
   }
 
-  private enum Action {
-    case exit
-    case restoreTerminalAndExit(Int32)
-    case cancel(OperationCancellation)
-    case ignore
-  }
-
   private static func handle(_ signal: Int32) {
-    let (action, progressLine) = state.withLock { state -> (Action, Bool) in
+    let cancellation = state.withLock { state -> OperationCancellation? in
       switch state.phase {
-      case .idle: return (.exit, state.isProgressLineShown)
-      case .prompting(let terminal): return (.restoreTerminalAndExit(terminal), false)
+      case .idle:
+        // Exits holding the lock: see the type's comment.
+        exitInterrupted(by: signal, erasingProgressLine: state.isProgressLineShown)
+      case .prompting(let terminal):
+        tcsetattr(terminal, TCSANOW, echoSettings)
+        // The typed line was not ended: the message starts on a line of its own.
+        Output.write("\n", to: terminal)
+        exitInterrupted(by: signal, erasingProgressLine: false)
       case .working(let cancellation):
-        guard state.signal == nil else { return (.ignore, false) }
+        guard state.signal == nil else { return nil }
         state.signal = signal
-        return (.cancel(cancellation), false)
+        return cancellation
       case .completed:
         // dbkey finishes printing what it did, and exits with its success.
-        return (.ignore, false)
+        return nil
       }
     }
-    switch action {
-    case .ignore: return
-    case .cancel(let cancellation):
-      cancellation.cancel()
-      return
-    case .restoreTerminalAndExit(let terminal):
-      tcsetattr(terminal, TCSANOW, echoSettings)
-      // The typed line was not ended: the message starts on a line of its own.
-      Output.write("\n", to: terminal)
-    case .exit:
-      if progressLine { Output.write("\r\u{1B}[K", to: 2) }
-    }
+    cancellation?.cancel()
+  }
+
+  /// Says that `signal` interrupted dbkey, and exits 128 + the signal.
+  private static func exitInterrupted(by signal: Int32, erasingProgressLine: Bool) -> Never {
+    if erasingProgressLine { Output.write("\r\u{1B}[K", to: 2) }
     let code = ExitCode.interruption(by: signal)
     Output.error("interrupted by \(signalName(signal))", code: code.rawValue)
     _exit(code.rawValue)

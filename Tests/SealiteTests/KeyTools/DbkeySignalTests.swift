@@ -32,6 +32,16 @@ private func makeLargeDatabase(_ path: String, megabytes: Int) async throws {
   #expect(try await dbkey(["keyring", "store", path, "--key-fd", "0"], input: keyLine).status == 0)
 }
 
+/// True when a thread of process `pid` waits to write into a full pipe (as
+/// the kernel names where it sleeps).
+private func isWritingToPipe(_ pid: Int32) -> Bool {
+  let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+  return tasks.contains { task in
+    let place = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/wchan", encoding: .utf8)) ?? ""
+    return place.hasSuffix("pipe_write")
+  }
+}
+
 @Suite("dbkey under signals: the terminal, the files and the keyring come back as they were")
 struct DbkeySignalTests {
   @Test("SIGINT at a passphrase prompt gives the terminal its echo back, exits 130 and changes nothing")
@@ -79,6 +89,65 @@ struct DbkeySignalTests {
       try? FileManager.default.removeItem(atPath: out)
       #expect(try await items(in: directory) == itemsBefore)
     }
+  }
+
+  @Test(
+    "SIGINT before a change begins exits 130 and changes nothing, even while its message waits on a full standard error"
+  )
+  func interruptBeforeChange() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    try await makeLargeDatabase(path, megabytes: 1)
+    let itemsBefore = try await items(in: directory)
+    let out = directory.path("copy.sqlite")
+    // Standard error is a full pipe: the message of the interruption waits
+    // until the test reads it, and the main thread goes on meanwhile. It must
+    // not begin the export that the signal came before.
+    var errorPipe: [Int32] = [0, 0]
+    try #require(pipe(&errorPipe) == 0)
+    defer { close(errorPipe[0]) }
+    _ = fcntl(errorPipe[1], F_SETFL, O_NONBLOCK)
+    var filler = [UInt8](repeating: UInt8(ascii: "."), count: 4096)
+    var filled = 0
+    for size in [4096, 1] {
+      while write(errorPipe[1], &filler, size) == size { filled += size }
+    }
+    _ = fcntl(errorPipe[1], F_SETFL, 0)
+    let input = Pipe()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: dbkeyPath)
+    process.arguments = ["export", path, out, "--new-key", "--key-fd", "0"]
+    process.standardInput = input
+    process.standardOutput = Pipe()
+    process.standardError = FileHandle(fileDescriptor: errorPipe[1], closeOnDealloc: false)
+    try process.run()
+    close(errorPipe[1])
+    // dbkey waits for DB's key on descriptor 0; its handlers are in place
+    // once SIGINT is among the signals it catches.
+    let catchesInterrupt = await eventually(timeout: 30) {
+      let status =
+        (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+      let caught = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
+      let mask = caught.flatMap {
+        UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+      }
+      return (mask ?? 0) & (1 << (UInt64(SIGINT) - 1)) != 0
+    }
+    try #require(catchesInterrupt)
+    kill(process.processIdentifier, SIGINT)
+    // The signal's thread then waits to write its message: it has decided.
+    _ = await eventually(timeout: 10) { isWritingToPipe(process.processIdentifier) }
+    input.fileHandleForWriting.write(Data((String(repeating: "42", count: 32) + "\n").utf8))
+    try input.fileHandleForWriting.close()
+    // Time enough for an export of 1 MB to run, were it to begin.
+    _ = await eventually(timeout: 3) { !process.isRunning }
+    let errorBytes = FileHandle(fileDescriptor: errorPipe[0], closeOnDealloc: false).readDataToEndOfFile()
+    process.waitUntilExit()
+    let message = String(decoding: errorBytes.dropFirst(filled), as: UTF8.self)
+    #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(message)")
+    #expect(message.contains("interrupted by SIGINT"), "\(message)")
+    #expect(directory.fileNames() == ["db.sqlite"], "\(directory.fileNames())")
+    #expect(try await items(in: directory) == itemsBefore)
   }
 
   @Test(
