@@ -32,6 +32,16 @@ private func makeLargeDatabase(_ path: String, megabytes: Int) async throws {
   #expect(try await dbkey(["keyring", "store", path, "--key-fd", "0"], input: keyLine).status == 0)
 }
 
+/// True when process `pid` has a handler of `signal` (its `SigCgt` mask).
+private func catches(_ signal: Int32, _ pid: Int32) -> Bool {
+  let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+  let caught = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
+  let mask = caught.flatMap {
+    UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+  }
+  return (mask ?? 0) & (1 << (UInt64(signal) - 1)) != 0
+}
+
 /// True when a thread of process `pid` waits to write into a full pipe (as
 /// the kernel names where it sleeps).
 private func isWritingToPipe(_ pid: Int32) -> Bool {
@@ -124,15 +134,7 @@ struct DbkeySignalTests {
     close(errorPipe[1])
     // dbkey waits for DB's key on descriptor 0; its handlers are in place
     // once SIGINT is among the signals it catches.
-    let catchesInterrupt = await eventually(timeout: 30) {
-      let status =
-        (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-      let caught = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
-      let mask = caught.flatMap {
-        UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
-      }
-      return (mask ?? 0) & (1 << (UInt64(SIGINT) - 1)) != 0
-    }
+    let catchesInterrupt = await eventually(timeout: 30) { catches(SIGINT, process.processIdentifier) }
     try #require(catchesInterrupt)
     kill(process.processIdentifier, SIGINT)
     // The signal's thread then waits to write its message: it has decided.
