@@ -1,12 +1,14 @@
-// See include/CAllocationCounter.h. One relaxed atomic increment per
-// allocation: the tool measures one thread's work at a time, and the count is
-// read before and after it.
+// See include/CAllocationCounter.h. The counts are the calling thread's: the
+// tool measures one thread's work at a time, reading the count before and
+// after it, and an allocation another thread makes meanwhile (a worker of
+// Dispatch, a library's own thread) is not that work's.
 
 // dlsym(RTLD_NEXT, …): the runtime functions this file takes the place of.
 #define _GNU_SOURCE
 #include "CAllocationCounter.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdatomic.h>
 #include <stddef.h>
 
@@ -34,49 +36,83 @@ uint64_t sealite_reference_operation_count(void) { return 0; }
 extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t count, size_t size);
 extern void *__libc_realloc(void *pointer, size_t size);
+extern void *__libc_memalign(size_t alignment, size_t size);
+extern void *__libc_valloc(size_t size);
+extern void *__libc_pvalloc(size_t size);
 extern void __libc_free(void *pointer);
 
-static _Atomic uint64_t allocations = 0;
-static _Atomic uint64_t chunkBytes = 0;
+// Thread-local, in the executable's own TLS block: reading or writing them
+// allocates nothing, and they exist before the first malloc of any thread.
+static _Thread_local uint64_t allocations = 0;
+static _Thread_local uint64_t chunkBytes = 0;
 
 /// The size of the chunk glibc's malloc carves for a request of `size` bytes:
 /// the request and its 8-byte header, rounded up to 16, 32 at least. Counted
 /// from the request, not from malloc_usable_size, which reports a larger chunk
 /// whenever malloc hands out a free one too small to split: the count must not
 /// depend on the state of the heap.
-static void countChunk(size_t size) {
+static void countAllocation(size_t size) {
+  allocations += 1;
   size_t chunk = (size + 8 + 15) & ~(size_t)15;
-  atomic_fetch_add_explicit(&chunkBytes, chunk < 32 ? 32 : chunk, memory_order_relaxed);
+  chunkBytes += chunk < 32 ? 32 : chunk;
 }
 
 int sealite_allocation_counting_is_available(void) { return 1; }
 
-uint64_t sealite_allocation_count(void) {
-  return atomic_load_explicit(&allocations, memory_order_relaxed);
-}
+uint64_t sealite_allocation_count(void) { return allocations; }
 
-uint64_t sealite_allocated_chunk_bytes(void) {
-  return atomic_load_explicit(&chunkBytes, memory_order_relaxed);
-}
+uint64_t sealite_allocated_chunk_bytes(void) { return chunkBytes; }
 
 void *malloc(size_t size) {
-  atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
-  countChunk(size);
+  countAllocation(size);
   return __libc_malloc(size);
 }
 
 void *calloc(size_t count, size_t size) {
-  atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
-  countChunk(count * size);
+  countAllocation(count * size);
   return __libc_calloc(count, size);
 }
 
 void *realloc(void *pointer, size_t size) {
   // A realloc of nothing is a malloc; a growth may move the block, which
   // costs as much as an allocation.
-  atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
-  countChunk(size);
+  countAllocation(size);
   return __libc_realloc(pointer, size);
+}
+
+// The aligned allocations: Swift's runtime makes one for every
+// UnsafeMutablePointer.allocate (swift_slowAlloc with the default alignment
+// calls aligned_alloc, not malloc), such as the value buffers of
+// Row.fetchAll. A chunk is counted as a malloc of the same size: for the
+// alignments up to 16 that Swift asks, glibc carves the same chunk.
+void *aligned_alloc(size_t alignment, size_t size) {
+  countAllocation(size);
+  return __libc_memalign(alignment, size);
+}
+
+void *memalign(size_t alignment, size_t size) {
+  countAllocation(size);
+  return __libc_memalign(alignment, size);
+}
+
+int posix_memalign(void **pointer, size_t alignment, size_t size) {
+  // What glibc's own checks: a power of two, a multiple of a pointer's size.
+  if (alignment % sizeof(void *) != 0 || (alignment & (alignment - 1)) != 0 || alignment == 0) return EINVAL;
+  countAllocation(size);
+  void *block = __libc_memalign(alignment, size);
+  if (block == NULL) return ENOMEM;
+  *pointer = block;
+  return 0;
+}
+
+void *valloc(size_t size) {
+  countAllocation(size);
+  return __libc_valloc(size);
+}
+
+void *pvalloc(size_t size) {
+  countAllocation(size);
+  return __libc_pvalloc(size);
 }
 
 void free(void *pointer) {
@@ -97,7 +133,7 @@ typedef void *(*RetainNFunction)(void *object, uint32_t count);
 typedef void (*ReleaseNFunction)(void *object, uint32_t count);
 
 static _Atomic int countingReferences = 0;
-static _Atomic uint64_t referenceOperations = 0;
+static _Thread_local uint64_t referenceOperations = 0;
 static void *_Atomic runtimeRetain;
 static void *_Atomic runtimeRelease;
 static void *_Atomic runtimeRetainN;
@@ -126,7 +162,7 @@ static void countReference(void *object, uint32_t count) {
   const uint64_t *counts = (const uint64_t *)(((uintptr_t)object & 0x00fffffffffffff8) + 8);
   uint64_t bits = *counts;
   if ((int64_t)bits < 0 && (uint32_t)bits == 0xffffffff) return;
-  atomic_fetch_add_explicit(&referenceOperations, count, memory_order_relaxed);
+  referenceOperations += count;
 }
 
 void *swift_retain(void *object) {
@@ -154,8 +190,6 @@ int sealite_start_counting_reference_operations(void) {
   return 1;
 }
 
-uint64_t sealite_reference_operation_count(void) {
-  return atomic_load_explicit(&referenceOperations, memory_order_relaxed);
-}
+uint64_t sealite_reference_operation_count(void) { return referenceOperations; }
 
 #endif

@@ -2,10 +2,12 @@
 #define SEALITE_ALLOCATION_COUNTER_H
 
 // Counts the heap allocations of the process that links this library: it
-// defines malloc, calloc, realloc and free, which take the place of the C
-// library's for every caller in the process (Swift's runtime included), and
-// forwards them to glibc's own (__libc_malloc and friends). Only the
-// sealite-allocations tool links it.
+// defines malloc, calloc, realloc, the aligned allocations (aligned_alloc,
+// memalign, posix_memalign, valloc, pvalloc) and free, which take the place
+// of the C library's for every caller in the process (Swift's runtime
+// included), and forwards them to glibc's own (__libc_malloc and friends).
+// Each count is the calling thread's: another thread's work is not counted.
+// Only the sealite-allocations tool links it.
 
 #include <stdint.h>
 
@@ -13,7 +15,8 @@
 /// replaces malloc itself.
 int sealite_allocation_counting_is_available(void);
 
-/// The number of allocations (malloc, calloc, and realloc of a new block) so far.
+/// The number of allocations (malloc, calloc, realloc, and the aligned ones)
+/// the calling thread made so far.
 uint64_t sealite_allocation_count(void);
 
 /// The bytes of the malloc chunks those allocations took, from their requested
@@ -29,7 +32,8 @@ uint64_t sealite_allocated_chunk_bytes(void);
 int sealite_start_counting_reference_operations(void);
 
 /// The number of atomic retains and releases of objects (not of immortal
-/// ones, such as the storage of empty arrays) since counting started.
+/// ones, such as the storage of empty arrays) the calling thread made since
+/// counting started.
 uint64_t sealite_reference_operation_count(void);
 
 #endif
