@@ -113,7 +113,7 @@ public final class Row: @unchecked Sendable {
   }
 
   convenience init(layout: RowLayout, values: ContiguousArray<DatabaseValue>) {
-    let buffer = RowValueBuffer(capacity: values.count)
+    let buffer = RowValueBuffer.make(capacity: values.count)
     for value in values { buffer.append(value) }
     precondition(values.count == layout._count, "a row needs one value per column")
     self.init(layout: layout, values: buffer.base, owner: buffer)

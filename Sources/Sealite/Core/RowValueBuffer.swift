@@ -5,44 +5,72 @@
 /// row copied into a buffer keeps it alive; the buffer is freed with the last
 /// of them. Values are written once, before the row that reads them exists, and
 /// never change after: the buffer is immutable as far as rows can tell.
-// @unchecked Sendable: `count` and the values change only in `append`, and
-// `layouts` and `lastLayout` only in `keepAlive`; both are called while a row is
+///
+/// The values are tail-allocated after the buffer's header, in the buffer
+/// object itself, and the header holds the first layout the buffer keeps
+/// alive (a fetch copies rows of one layout): a buffer is one allocation.
+// @unchecked Sendable: the header's `count` and the values change only in
+// `append`, and its layouts only in `keepAlive`; both are called while a row is
 // copied in (by the `RowCopier` of one fetch, on the thread of that database
 // access, or by the initializer of a row that owns the buffer alone), before the
 // row that reads them exists. A row, once handed out, only reads values that are
 // never written again and a layout that is never released before the buffer;
 // `deinit` runs after the last row is gone.
 @usableFromInline
-final class RowValueBuffer: @unchecked Sendable {
-  let base: UnsafeMutablePointer<DatabaseValue>
-  let capacity: Int
-  private(set) var count = 0
-  /// The layouts of the rows whose values are here: rows do not retain their
-  /// layout, their buffer does (one fetch copies rows of one layout).
-  private var layouts: [RowLayout] = []
-  /// The last of `layouts`, compared without a retain.
-  private var lastLayout: ObjectIdentifier?
+final class RowValueBuffer: ManagedBuffer<RowValueBuffer.Header, DatabaseValue>, @unchecked Sendable {
+  /// What the buffer knows of its values. (A subclass of `ManagedBuffer` has
+  /// no stored properties of its own: they would sit where its values are.)
+  @usableFromInline
+  struct Header {
+    /// The values the buffer was made for. Not `ManagedBuffer.capacity`,
+    /// which is the size malloc happened to hand out: how many rows share a
+    /// buffer must not depend on the state of the heap.
+    let capacity: Int
+    var count = 0
+    /// The layouts of the rows whose values are here: rows do not retain their
+    /// layout, their buffer does. The first is stored here, the others (rare)
+    /// in an array.
+    var firstLayout: RowLayout?
+    var otherLayouts: [RowLayout] = []
+    /// The last layout kept, compared without a retain.
+    var lastLayout: ObjectIdentifier?
+  }
 
-  init(capacity: Int) {
-    self.capacity = capacity
-    base = .allocate(capacity: max(capacity, 1))
+  /// A buffer with room for `capacity` values.
+  static func make(capacity: Int) -> RowValueBuffer {
+    let buffer = create(minimumCapacity: max(capacity, 1)) { _ in Header(capacity: capacity) }
+    return unsafeDowncast(buffer, to: RowValueBuffer.self)
   }
 
   deinit {
-    base.deinitialize(count: count)
-    base.deallocate()
+    _ = withUnsafeMutablePointers { header, values in values.deinitialize(count: header.pointee.count) }
   }
+
+  /// The address of the first value; stable for the buffer's life.
+  var base: UnsafeMutablePointer<DatabaseValue> { withUnsafeMutablePointerToElements { $0 } }
+
+  /// The header, read and written through its address: `ManagedBuffer.header`
+  /// is a stored property of a public class, whose every access Swift checks
+  /// for exclusivity at run time (two runtime calls per value copied).
+  private var state: UnsafeMutablePointer<Header> { withUnsafeMutablePointerToHeader { $0 } }
+
+  /// The number of values written.
+  var count: Int { state.pointee.count }
 
   /// Keeps `layout` alive as long as this buffer.
   @inline(__always)
   func keepAlive(_ layout: RowLayout) {
-    if lastLayout != ObjectIdentifier(layout) { keepNewLayout(layout) }
+    if state.pointee.lastLayout != ObjectIdentifier(layout) { keepNewLayout(layout) }
   }
 
   @inline(never)
   private func keepNewLayout(_ layout: RowLayout) {
-    layouts.append(layout)
-    lastLayout = ObjectIdentifier(layout)
+    if state.pointee.firstLayout == nil {
+      state.pointee.firstLayout = layout
+    } else {
+      state.pointee.otherLayouts.append(layout)
+    }
+    state.pointee.lastLayout = ObjectIdentifier(layout)
   }
 
   /// Appends the values of the current row of `sqliteStatement`, which `row`
@@ -65,14 +93,15 @@ final class RowValueBuffer: @unchecked Sendable {
   }
 
   /// The room left, in values.
-  var available: Int { capacity - count }
+  var available: Int { state.pointee.capacity - state.pointee.count }
 
   /// Appends one value; the caller checked ``available``.
   @inline(__always)
   func append(_ value: DatabaseValue) {
-    assert(count < capacity, "a buffer never writes past its allocation")
-    (base + count).initialize(to: value)
-    count += 1
+    let state = state
+    assert(state.pointee.count < state.pointee.capacity, "a buffer never writes past its allocation")
+    (base + state.pointee.count).initialize(to: value)
+    state.pointee.count += 1
   }
 }
 
@@ -91,7 +120,7 @@ struct RowCopier {
   mutating func copy(_ row: Row) -> Row {
     guard let sqliteStatement = row._sqliteStatement else { return row }
     if buffer == nil || buffer.unsafelyUnwrapped.available < row._count {
-      buffer = RowValueBuffer(capacity: max(row._count, valuesPerBuffer))
+      buffer = RowValueBuffer.make(capacity: max(row._count, valuesPerBuffer))
     }
     return buffer.unsafelyUnwrapped.appendCopy(of: row, reading: sqliteStatement)
   }
