@@ -12,14 +12,10 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-// A sanitizer replaces malloc itself: nothing is counted (see below).
-#define SEALITE_SANITIZED 1
-#endif
-#endif
+#include "ChunkSlack.h"
+#include "Sanitizers.h"
 
-#ifdef SEALITE_SANITIZED
+#if SEALITE_SANITIZED
 
 int sealite_allocation_counting_is_available(void) { return 0; }
 
@@ -46,15 +42,13 @@ extern void __libc_free(void *pointer);
 static _Thread_local uint64_t allocations = 0;
 static _Thread_local uint64_t chunkBytes = 0;
 
-/// The size of the chunk glibc's malloc carves for a request of `size` bytes:
-/// the request and its 8-byte header, rounded up to 16, 32 at least. Counted
-/// from the request, not from malloc_usable_size, which reports a larger chunk
-/// whenever malloc hands out a free one too small to split: the count must not
+/// Counts an allocation of `size` bytes, and the chunk glibc carves for it,
+/// counted from the request, not from the chunk malloc handed out, which is
+/// larger whenever it was a free one too small to split: the count must not
 /// depend on the state of the heap.
 static void countAllocation(size_t size) {
   allocations += 1;
-  size_t chunk = (size + 8 + 15) & ~(size_t)15;
-  chunkBytes += chunk < 32 ? 32 : chunk;
+  chunkBytes += sealiteExactChunkSize(size);
 }
 
 int sealite_allocation_counting_is_available(void) { return 1; }
@@ -63,21 +57,31 @@ uint64_t sealite_allocation_count(void) { return allocations; }
 
 uint64_t sealite_allocated_chunk_bytes(void) { return chunkBytes; }
 
+// Each allocation notes its block, and free forgets it, for
+// malloc_usable_size (ChunkSlack.c).
 void *malloc(size_t size) {
   countAllocation(size);
-  return __libc_malloc(size);
+  void *block = __libc_malloc(size);
+  sealiteNoteBlock(block, size);
+  return block;
 }
 
 void *calloc(size_t count, size_t size) {
   countAllocation(count * size);
-  return __libc_calloc(count, size);
+  void *block = __libc_calloc(count, size);
+  sealiteNoteBlock(block, count * size);
+  return block;
 }
 
 void *realloc(void *pointer, size_t size) {
   // A realloc of nothing is a malloc; a growth may move the block, which
-  // costs as much as an allocation.
+  // costs as much as an allocation. (If it fails, the block it leaves
+  // reports its whole chunk: the tool has failed by then.)
   countAllocation(size);
-  return __libc_realloc(pointer, size);
+  sealiteForgetBlock(pointer);
+  void *block = __libc_realloc(pointer, size);
+  sealiteNoteBlock(block, size);
+  return block;
 }
 
 // The aligned allocations: Swift's runtime makes one for every
@@ -87,12 +91,16 @@ void *realloc(void *pointer, size_t size) {
 // alignments up to 16 that Swift asks, glibc carves the same chunk.
 void *aligned_alloc(size_t alignment, size_t size) {
   countAllocation(size);
-  return __libc_memalign(alignment, size);
+  void *block = __libc_memalign(alignment, size);
+  sealiteNoteBlock(block, size);
+  return block;
 }
 
 void *memalign(size_t alignment, size_t size) {
   countAllocation(size);
-  return __libc_memalign(alignment, size);
+  void *block = __libc_memalign(alignment, size);
+  sealiteNoteBlock(block, size);
+  return block;
 }
 
 int posix_memalign(void **pointer, size_t alignment, size_t size) {
@@ -101,21 +109,27 @@ int posix_memalign(void **pointer, size_t alignment, size_t size) {
   countAllocation(size);
   void *block = __libc_memalign(alignment, size);
   if (block == NULL) return ENOMEM;
+  sealiteNoteBlock(block, size);
   *pointer = block;
   return 0;
 }
 
 void *valloc(size_t size) {
   countAllocation(size);
-  return __libc_valloc(size);
+  void *block = __libc_valloc(size);
+  sealiteNoteBlock(block, size);
+  return block;
 }
 
 void *pvalloc(size_t size) {
   countAllocation(size);
-  return __libc_pvalloc(size);
+  void *block = __libc_pvalloc(size);
+  sealiteNoteBlock(block, size);
+  return block;
 }
 
 void free(void *pointer) {
+  sealiteForgetBlock(pointer);
   __libc_free(pointer);
 }
 

@@ -5,6 +5,7 @@
 // Timing assertions are flaky on shared machines; allocation counts are not.
 //
 //   sealite-allocations WORKLOAD…   (no workload: all of them)
+//   sealite-allocations reused-chunk-capacity
 //
 // Prints one line per workload: `NAME PER-OPERATION SAMPLES`; in a build under
 // a sanitizer (which replaces malloc itself) it prints nothing and exits 3.
@@ -186,12 +187,36 @@ func measure(_ workload: Workload, _ dbQueue: DatabaseQueue) throws -> [Double] 
   }
 }
 
+/// The check of the counter's malloc_usable_size: the capacity of an array
+/// whose storage malloc hands a chunk 16 bytes larger than its request's,
+/// printed as `reused-chunk-capacity CAPACITY ASKED CHUNK EXACT-CHUNK`. With
+/// glibc's own malloc_usable_size, the capacity is 2 more than asked.
+func checkReusedChunkCapacity() {
+  // Storage of more than 1,032 bytes, which malloc's per-thread caches do not
+  // keep: the freed chunk goes to a bin from which malloc hands it whole to a
+  // request 16 bytes smaller. Where another free chunk serves the request
+  // instead, the next size is tried.
+  for asked in stride(from: 301, through: 401, by: 20) {
+    let request = 32 + 8 * asked  // an array's object header, count and capacity, then its elements
+    let freed = sealite_free_block_with_slack(request)
+    var array = ContiguousArray<UInt64>()
+    array.reserveCapacity(asked)
+    let storage = array.withUnsafeBufferPointer { UnsafeMutableRawPointer(mutating: $0.baseAddress!) - 32 }
+    guard storage == freed else { continue }
+    let chunk = sealite_chunk_size(storage)
+    print("reused-chunk-capacity \(array.capacity) \(asked) \(chunk) \((request + 8 + 15) & ~15)")
+    return
+  }
+  print("reused-chunk-capacity none")
+}
+
 @MainActor func main() throws {
   guard sealite_allocation_counting_is_available() == 1 else {
     FileHandle.standardError.write(Data("sealite-allocations: a sanitizer replaces malloc here\n".utf8))
     exit(3)
   }
   let names = Array(CommandLine.arguments.dropFirst())
+  if names == ["reused-chunk-capacity"] { return checkReusedChunkCapacity() }
   let chosen =
     names.isEmpty
     ? workloads

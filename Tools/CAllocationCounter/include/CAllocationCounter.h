@@ -7,8 +7,11 @@
 // of the C library's for every caller in the process (Swift's runtime
 // included), and forwards them to glibc's own (__libc_malloc and friends).
 // Each count is the calling thread's: another thread's work is not counted.
-// Only the sealite-allocations tool links it.
+// It also defines malloc_usable_size, which reports for every block the size
+// that its request made, not the larger chunk malloc may have handed out
+// (see ChunkSlack.c). Only the sealite-allocations tool links it.
 
+#include <stddef.h>
 #include <stdint.h>
 
 /// 1 when allocations are counted; 0 in a build under a sanitizer, which
@@ -35,5 +38,16 @@ int sealite_start_counting_reference_operations(void);
 /// ones, such as the storage of empty arrays) the calling thread made since
 /// counting started.
 uint64_t sealite_reference_operation_count(void);
+
+/// For the check of malloc_usable_size: frees a block whose chunk is 16
+/// bytes larger than the one an exact split gives for `request` bytes, so
+/// that malloc may hand it whole to the next such request (glibc does not
+/// split off 16 bytes), and returns the block's address (NULL under a
+/// sanitizer).
+void *sealite_free_block_with_slack(size_t request);
+
+/// The size of the chunk glibc handed out for the block `pointer` (0 under a
+/// sanitizer).
+size_t sealite_chunk_size(void *pointer);
 
 #endif
