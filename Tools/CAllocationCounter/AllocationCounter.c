@@ -48,7 +48,7 @@ static _Thread_local uint64_t chunkBytes = 0;
 /// depend on the state of the heap.
 static void countAllocation(size_t size) {
   allocations += 1;
-  chunkBytes += sealiteExactChunkSize(size);
+  chunkBytes += sealite_exact_chunk_size(size);
 }
 
 int sealite_allocation_counting_is_available(void) { return 1; }

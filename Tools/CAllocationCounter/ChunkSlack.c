@@ -23,6 +23,8 @@ void *sealite_free_block_with_slack(size_t request) { return NULL; }
 
 size_t sealite_chunk_size(void *pointer) { return 0; }
 
+size_t sealite_exact_chunk_size(size_t request) { return 0; }
+
 #else
 
 #include <stdatomic.h>
@@ -40,9 +42,9 @@ static const size_t chunkFlags = 7;
 
 static size_t chunkHeader(void *pointer) { return ((size_t *)pointer)[-1]; }
 
-size_t sealiteChunkSize(void *pointer) { return chunkHeader(pointer) & ~chunkFlags; }
+size_t sealite_chunk_size(void *pointer) { return chunkHeader(pointer) & ~chunkFlags; }
 
-size_t sealiteExactChunkSize(size_t request) {
+size_t sealite_exact_chunk_size(size_t request) {
   size_t chunk = (request + 8 + 15) & ~(size_t)15;
   return chunk < 32 ? 32 : chunk;
 }
@@ -79,10 +81,9 @@ static size_t findSlot(uintptr_t address) {
 
 void sealiteNoteBlock(void *pointer, size_t request) {
   if (pointer == NULL) return;
-  size_t header = chunkHeader(pointer);
-  if (header & chunkIsMapped) return;
-  size_t chunk = header & ~chunkFlags;
-  size_t exact = sealiteExactChunkSize(request);
+  if (chunkHeader(pointer) & chunkIsMapped) return;
+  size_t chunk = sealite_chunk_size(pointer);
+  size_t exact = sealite_exact_chunk_size(request);
   if (chunk <= exact) return;
   lockTable();
   size_t index = findSlot((uintptr_t)pointer);
@@ -136,13 +137,12 @@ static size_t slackOf(void *pointer) {
 // heap chunk's less its 8-byte one), less the block's slack.
 size_t malloc_usable_size(void *pointer) {
   if (pointer == NULL) return 0;
-  size_t header = chunkHeader(pointer);
-  if (header & chunkIsMapped) return (header & ~chunkFlags) - 16;
-  return (header & ~chunkFlags) - 8 - slackOf(pointer);
+  if (chunkHeader(pointer) & chunkIsMapped) return sealite_chunk_size(pointer) - 16;
+  return sealite_chunk_size(pointer) - 8 - slackOf(pointer);
 }
 
 void *sealite_free_block_with_slack(size_t request) {
-  size_t exact = sealiteExactChunkSize(request);
+  size_t exact = sealite_exact_chunk_size(request);
   for (size_t attempt = 0; attempt < 64; attempt++) {
     // A chunk of exact + 16 bytes, and a guard right after it that stays
     // allocated, so that the freed chunk merges with nothing after it
@@ -151,7 +151,7 @@ void *sealite_free_block_with_slack(size_t request) {
     void *block = malloc(exact + 16 - 8);
     void *guard = malloc(4096 + 16 * attempt);
     if (block == NULL || guard == NULL) return NULL;
-    int adjacent = (char *)guard == (char *)block + sealiteChunkSize(block);
+    int adjacent = (char *)guard == (char *)block + sealite_chunk_size(block);
     if (adjacent && (chunkHeader(block) & previousChunkInUse)) {
       free(block);
       return block;
@@ -159,7 +159,5 @@ void *sealite_free_block_with_slack(size_t request) {
   }
   return NULL;
 }
-
-size_t sealite_chunk_size(void *pointer) { return sealiteChunkSize(pointer); }
 
 #endif

@@ -204,7 +204,7 @@ func checkReusedChunkCapacity() {
     let storage = array.withUnsafeBufferPointer { UnsafeMutableRawPointer(mutating: $0.baseAddress!) - 32 }
     guard storage == freed else { continue }
     let chunk = sealite_chunk_size(storage)
-    print("reused-chunk-capacity \(array.capacity) \(asked) \(chunk) \((request + 8 + 15) & ~15)")
+    print("reused-chunk-capacity \(array.capacity) \(asked) \(chunk) \(sealite_exact_chunk_size(request))")
     return
   }
   print("reused-chunk-capacity none")

@@ -13,9 +13,10 @@
 // `append`, and its layouts only in `keepAlive`; both are called while a row is
 // copied in (by the `RowCopier` of one fetch, on the thread of that database
 // access, or by the initializer of a row that owns the buffer alone), before the
-// row that reads them exists. A row, once handed out, only reads values that are
-// never written again and a layout that is never released before the buffer;
-// `deinit` runs after the last row is gone.
+// row that reads them exists. Nothing else writes the header (it is reached
+// through `state` alone, not through `ManagedBuffer.header`). A row, once handed
+// out, only reads values that are never written again and a layout that is
+// never released before the buffer; `deinit` runs after the last row is gone.
 @usableFromInline
 final class RowValueBuffer: ManagedBuffer<RowValueBuffer.Header, DatabaseValue>, @unchecked Sendable {
   /// What the buffer knows of its values. (A subclass of `ManagedBuffer` has
@@ -43,7 +44,7 @@ final class RowValueBuffer: ManagedBuffer<RowValueBuffer.Header, DatabaseValue>,
   }
 
   deinit {
-    _ = withUnsafeMutablePointers { header, values in values.deinitialize(count: header.pointee.count) }
+    base.deinitialize(count: count)
   }
 
   /// The address of the first value; stable for the buffer's life.

@@ -50,4 +50,8 @@ void *sealite_free_block_with_slack(size_t request);
 /// sanitizer).
 size_t sealite_chunk_size(void *pointer);
 
+/// The chunk glibc carves for `request` bytes when it splits a free chunk
+/// exactly: the request and its 8-byte header, rounded up to 16, 32 at least.
+size_t sealite_exact_chunk_size(size_t request);
+
 #endif
