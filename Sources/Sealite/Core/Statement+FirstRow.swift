@@ -5,37 +5,41 @@ extension Statement {
   /// ends the run: what a cursor does for a `fetchOne`, without allocating
   /// the cursor and its stepper. Nil when the statement has no row.
   ///
-  /// The row reads the statement, so it is valid only inside `body` (copy it
-  /// to keep it). The arguments must be bound already. A caller that runs
-  /// the statement again and again gives the row of an earlier run as
-  /// `reusing` (a `Row(statement:)` of this statement): it reads the new run, and
-  /// whatever the caller keeps about that row object stays valid.
+  /// `db` is the statement's database: the caller has it in hand, and the
+  /// run reads it without loading the statement's weak reference to it
+  /// (an atomic retain and release each time). The row reads the statement,
+  /// so it is valid only inside `body` (copy it to keep it). The arguments
+  /// must be bound already. A caller that runs the statement again and again
+  /// gives the row of an earlier run as `reusing` (a `Row(statement:)` of this
+  /// statement): it reads the new run, and whatever the caller keeps about
+  /// that row object stays valid.
+  @inline(__always)
   func withFirstRow<T>(
-    restriction: RowIDRestriction? = nil, reusing row: Row? = nil, _ body: (Row) throws -> T
+    in db: Database, restriction: RowIDRestriction? = nil, reusing row: Row? = nil, _ body: (Row) throws -> T
   ) throws -> T? {
     assert(
       row.map { $0.statement === self && $0._sqliteStatement != nil } ?? true,
       "a reused row reads this statement")
-    return try withFirstStep(restriction: restriction) { _ in try body(row ?? Row(statement: self)) }
+    return try withFirstStep(in: db, restriction: restriction) { _ in try body(row ?? Row(statement: self)) }
   }
 
   /// Runs the statement up to its first row, hands its SQLite statement to
   /// `body` to read that row with the C API, and ends the run; nil when the
   /// statement has no row. For a caller that reads a column or two (the
   /// rowid an upsert returns), without the row object of `withFirstRow`.
+  @inline(__always)
   func withFirstStep<T>(
-    restriction: RowIDRestriction? = nil, _ body: (_ sqliteStatement: SQLiteStatement) throws -> T
+    in db: Database, restriction: RowIDRestriction? = nil,
+    _ body: (_ sqliteStatement: SQLiteStatement) throws -> T
   ) throws -> T? {
-    guard let database else {
-      throw DatabaseError.misuse("the database of this statement is closed", sql: sql)
-    }
     // The flag read here, not in the call: a debug build retains `self`
     // around a call (the allocation tests count those).
     if !argumentsWereGiven { try checkArgumentsWereGiven() }
-    let context = try database.willExecute(self, restriction: restriction)
+    let context = try db.willExecute(self, restriction: restriction)
     sqlite3_reset(sqliteStatement)
-    guard try step(context: context) else { return nil }
-    defer { endRunEarly(context: context) }
+    let database = Unmanaged.passUnretained(db)
+    guard try step(in: database, context: context) else { return nil }
+    defer { endRunEarly(in: database, context: context) }
     return try body(sqliteStatement)
   }
 }

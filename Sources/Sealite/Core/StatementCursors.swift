@@ -8,6 +8,14 @@ final class StatementStepper {
   let statement: Statement
   let sqliteStatement: SQLiteStatement
   let access: DatabaseAccess
+  /// The statement's database, read only while `access` is valid: the
+  /// database access closure that made the cursor is then running, so the
+  /// database is alive. Unmanaged, so that a row kept past that closure does
+  /// not keep the connection, and so that a step does not retain it (a
+  /// database has a side table, for the statements' weak references to it,
+  /// which makes each retain and release take the slow path); and not the
+  /// statement's weak reference, whose every load is such a retain.
+  private let database: Unmanaged<Database>
   private(set) var isDone = false
   /// The observation layer's value for this run (see `Database.willExecute`).
   private let executionContext: AnyObject?
@@ -23,6 +31,7 @@ final class StatementStepper {
     }
     self.access = try database.requireAccess(sql: statement.sql)
     executionContext = try database.willExecute(statement, restriction: restriction)
+    self.database = .passUnretained(database)
     self.statement = statement
     self.sqliteStatement = statement.sqliteStatement
     sqlite3_reset(sqliteStatement)
@@ -38,7 +47,7 @@ final class StatementStepper {
         "a cursor was used outside of the database access closure that created it", sql: statement.sql)
     }
     do {
-      if try statement.step(context: executionContext) { return true }
+      if try statement.step(in: database, context: executionContext) { return true }
       isDone = true
       return false
     } catch {
@@ -48,35 +57,38 @@ final class StatementStepper {
   }
 
   deinit {
-    if !isDone && access.isValid { statement.endRunEarly(context: executionContext) }
+    if !isDone && access.isValid { statement.endRunEarly(in: database, context: executionContext) }
   }
 }
 
 extension Statement {
-  /// One step of a run that `Database.willExecute` began and gave `context`
+  /// One step of a run that `willExecute` of `db` began and gave `context`
   /// for: true when a row is available. At the end of the rows, or on an
   /// error, the run ends and the observers are told.
+  ///
+  /// `db` is the statement's database, which the caller keeps alive. It is
+  /// unmanaged, and read only at the end of the run: a step retains nothing.
   @inline(__always)
-  func step(context: AnyObject?) throws -> Bool {
+  func step(in db: Unmanaged<Database>, context: AnyObject?) throws -> Bool {
     switch sqlite3_step(sqliteStatement) {
     case SQLITE_ROW:
       return true
     case SQLITE_DONE:
       sqlite3_reset(sqliteStatement)
-      try database?.didExecute(self, context: context)
+      try db._withUnsafeGuaranteedRef { try $0.didExecute(self, context: context) }
       return false
     case let code:
       let error = makeError(code: code)
       sqlite3_reset(sqliteStatement)
-      throw database?.didFail(self, context: context, error: error) ?? error
+      throw db._withUnsafeGuaranteedRef { $0.didFail(self, context: context, error: error) }
     }
   }
 
   /// Ends a run before the end of its rows. It still counts as run: an
   /// `INSERT … RETURNING` wrote all its rows at the first step.
-  func endRunEarly(context: AnyObject?) {
+  func endRunEarly(in db: Unmanaged<Database>, context: AnyObject?) {
     sqlite3_reset(sqliteStatement)
-    try? database?.didExecute(self, context: context)
+    db._withUnsafeGuaranteedRef { try? $0.didExecute(self, context: context) }
   }
 }
 

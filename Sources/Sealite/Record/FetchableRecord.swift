@@ -289,7 +289,9 @@ extension FetchableRecord {
     if prepared.supplementaryFetch != nil || prepared.adapter != nil {
       return try prepared.fetchFirstRow(db).map { try Self(row: $0) }
     }
-    return try prepared.statement.withFirstRow(restriction: prepared.restriction) { try Self(row: $0) }
+    return try prepared.statement.withFirstRow(in: db, restriction: prepared.restriction) {
+      try Self(row: $0)
+    }
   }
 }
 

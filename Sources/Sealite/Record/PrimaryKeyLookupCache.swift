@@ -10,22 +10,53 @@ final class PrimaryKeyLookupSQL {
   /// primary key is not the rowid.
   let rowIDTable: String?
 
-  /// The statement of the last lookup, the generation of the statement cache
-  /// it was fetched at, and the decoding of its rows (a `RecordDecoding` of
-  /// the record type): while the cache keeps the statement, a lookup reuses
-  /// it without hashing its SQL, and resolves no column name again. The
-  /// statement is kept, so that another statement (after the statement cache
-  /// let this one go) is never taken for it.
-  var statement: Statement?
-  var statementGeneration = 0
-  var decoder: AnyObject?
-  /// The row object each lookup with `statement` hands to the decoder: the
-  /// same object each time, so that the decoder keeps its keyed container.
-  var row: Row?
+  /// The statement, decoding and row of the last lookups (a
+  /// `PreparedPrimaryKeyLookup` of the record type), while the statement
+  /// cache keeps the statement.
+  var prepared: AnyObject?
 
   init(sql: String?, rowIDTable: String?) {
     self.sql = sql
     self.rowIDTable = rowIDTable
+  }
+}
+
+/// What a lookup of `Record` runs again: the statement, the generation of the
+/// statement cache it was fetched at, the decoding of its rows, and the row
+/// object handed to the decoder. A lookup reuses them without hashing the
+/// SQL, and resolves no column name again. All constants, so that a lookup
+/// reads them without retaining them (a variable could change during a call,
+/// and each read of one retains what it holds). The statement is kept, so
+/// that another statement (after the statement cache let this one go) is
+/// never taken for it.
+final class PreparedPrimaryKeyLookup<Record: FetchableRecord> {
+  let statement: Statement
+  let statementGeneration: Int
+  let decoding: RecordDecoding<Record>
+  /// The same row object at each lookup, so that the decoder keeps its keyed
+  /// container. The statement's own row, not a cursor's: the decoder keeps it
+  /// from one lookup to the next without keeping the statement busy.
+  let row: Row
+  /// See ``PrimaryKeyLookupSQL/rowIDTable``.
+  let rowIDTable: String?
+
+  init(statement: Statement, statementGeneration: Int, rowIDTable: String?) {
+    self.statement = statement
+    self.statementGeneration = statementGeneration
+    self.rowIDTable = rowIDTable
+    decoding = RecordDecoding()
+    row = Row(statement: statement)
+  }
+
+  /// The record whose primary key is `value`, if any.
+  func fetch(_ db: Database, value: DatabaseValue) throws -> Record? {
+    try statement.setArgument(value)
+    // What the general path tells observations: this lookup reads one rowid.
+    var restriction: RowIDRestriction?
+    if db.wantsRowIDRestrictions, let table = rowIDTable, case .int64(let rowID) = value.storage {
+      restriction = RowIDRestriction(table: table, rowIDs: [rowID])
+    }
+    return try statement.withFirstRow(in: db, restriction: restriction, reusing: row, decoding.decode)
   }
 }
 
@@ -41,36 +72,20 @@ extension FetchableRecord where Self: TableRecord {
       lookup = try makeLookupSQL(db, value: value)
       cache.primaryKeyLookups.set(lookup, for: type)
     }
+    if let kept = lookup.prepared {
+      // The lookup is keyed by this record type: the prepared lookup is of
+      // this type (and there is one only when the SQL is plain).
+      let prepared = unsafeDowncast(kept, to: PreparedPrimaryKeyLookup<Self>.self)
+      if db.isIdleCachedStatement(prepared.statement, generation: prepared.statementGeneration) {
+        return try prepared.fetch(db, value: value)
+      }
+    }
     guard let sql = lookup.sql else { return try filter(key: value).fetchOne(db) }
-    let statement: Statement
-    let decoding: RecordDecoding<Self>
-    let row: Row
-    if let kept = lookup.statement, let decoder = lookup.decoder, let keptRow = lookup.row,
-      db.isIdleCachedStatement(kept, generation: lookup.statementGeneration)
-    {
-      statement = kept
-      // The lookup is keyed by this record type: the decoding is of this type.
-      decoding = unsafeDowncast(decoder, to: RecordDecoding<Self>.self)
-      row = keptRow
-    } else {
-      statement = try db.fetchStatement(sql: sql)
-      decoding = RecordDecoding()
-      row = Row(statement: statement)
-      lookup.statement = statement
-      lookup.statementGeneration = db.statementCacheGeneration
-      lookup.decoder = decoding
-      lookup.row = row
-    }
-    try statement.setArgument(value)
-    // What the general path tells observations: this lookup reads one rowid.
-    var restriction: RowIDRestriction?
-    if db.wantsRowIDRestrictions, let table = lookup.rowIDTable, case .int64(let rowID) = value.storage {
-      restriction = RowIDRestriction(table: table, rowIDs: [rowID])
-    }
-    // The row is the statement's own, not a cursor's: the decoder keeps it
-    // (and its keyed container) from one lookup to the next without keeping
-    // the statement busy.
-    return try statement.withFirstRow(restriction: restriction, reusing: row, decoding.decode)
+    let prepared = PreparedPrimaryKeyLookup<Self>(
+      statement: try db.fetchStatement(sql: sql), statementGeneration: db.statementCacheGeneration,
+      rowIDTable: lookup.rowIDTable)
+    lookup.prepared = prepared
+    return try prepared.fetch(db, value: value)
   }
 
   /// The SQL the query interface builds for a lookup of `value`, if `value` is

@@ -156,21 +156,21 @@ extension MutablePersistableRecord {
     if selection.isEmpty && upsert.returnsRowID {
       // `upsert(_:)`: only the rowid comes back, read with the C API (a
       // rowid is never NULL).
-      guard let returned = try upsert.statement.withFirstStep({ sqlite3_column_int64($0, 0) }) else {
+      guard let returned = try upsert.statement.withFirstStep(in: db, { sqlite3_column_int64($0, 0) }) else {
         throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
       }
       rowID = returned
     } else if selection.isEmpty {
       // A WITHOUT ROWID table: the statement returns 1, and the key stands
       // in for the rowid.
-      guard try upsert.statement.withFirstStep({ _ in () }) != nil else {
+      guard try upsert.statement.withFirstStep(in: db, { _ in () }) != nil else {
         throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
       }
       rowID = Self.integerKey(primaryKey, container) ?? db.lastInsertedRowID
     } else {
       // The selection's columns, without the rowid that ends RETURNING:
       // copied from the statement into a row of the statement's layout.
-      let returned = try upsert.statement.withFirstRow { live -> (Row, Int64?) in
+      let returned = try upsert.statement.withFirstRow(in: db) { live -> (Row, Int64?) in
         guard upsert.returnsRowID else { return (live.copy(), nil) }
         let count = live.count - 1
         var values = ContiguousArray<DatabaseValue>()
