@@ -18,7 +18,17 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws
     -> PreparedRequest
   {
-    let relation = try self.relation.resolved(db)
+    // The request's own relation when it has nothing to resolve: a resolved
+    // copy of it is ten retains and ten releases, at every request.
+    if relation.hasDeferredEdits {
+      return try Self.makePreparedRequest(db, relation.resolved(db), singleResult: singleResult)
+    }
+    return try Self.makePreparedRequest(db, relation, singleResult: singleResult)
+  }
+
+  private static func makePreparedRequest(_ db: Database, _ relation: SQLRelation, singleResult: Bool) throws
+    -> PreparedRequest
+  {
     let (sql, arguments) = try relation.cachedSelectSQL(db, singleResult: singleResult)
     // The cached statement, unless a cursor is iterating it.
     let usable = try db.fetchStatement(sql: sql)

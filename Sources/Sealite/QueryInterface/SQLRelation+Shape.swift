@@ -14,8 +14,10 @@ struct RequestShape {
   private(set) var key = RequestShapeKey()
   private(set) var values: [DatabaseValue] = []
 
-  /// The shape of `relation`'s SELECT, or nil if it has none.
-  init?(_ relation: SQLRelation, singleResult: Bool) {
+  /// The shape of `relation`'s SELECT, or nil if it has none. Borrowed: an
+  /// initializer takes its arguments owned, and a relation copied for it is
+  /// ten retains and ten releases, at every request.
+  init?(_ relation: borrowing SQLRelation, singleResult: Bool) {
     guard relation.joins.isEmpty, relation.prefetches.isEmpty, relation.deferredEdits.isEmpty,
       relation.ctes.isEmpty, relation.sourceCTE == nil, relation.grouping.isEmpty,
       relation.havingFilters.isEmpty, relation.alias.userName == nil,
