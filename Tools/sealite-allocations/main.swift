@@ -146,7 +146,8 @@ let countedWorkloads: [Workload] = [
 /// The workloads whose retains and releases are counted too, as
 /// `NAME-references`: the paths that run once per row or record.
 let referenceCountedWorkloads: Set = [
-  "row-cursor-step", "record-cursor-step", "primary-key-lookup", "statement-insert", "record-insert",
+  "row-cursor-step", "record-cursor-step", "primary-key-lookup", "small-request", "statement-insert",
+  "record-insert",
   "record-update", "record-save", "record-upsert",
 ]
 

@@ -48,6 +48,13 @@ final class PreparedPrimaryKeyLookup<Record: FetchableRecord> {
     row = Row(statement: statement)
   }
 
+  /// Whether the lookup can run: the statement cache still keeps its
+  /// statement, and no cursor is iterating it. A method, so that the
+  /// statement is read from this object without a retain.
+  func isCurrent(in db: Database) -> Bool {
+    db.isIdleCachedStatement(statement, generation: statementGeneration)
+  }
+
   /// The record whose primary key is `value`, if any.
   func fetch(_ db: Database, value: DatabaseValue) throws -> Record? {
     try statement.setArgument(value)
@@ -65,6 +72,28 @@ extension FetchableRecord where Self: TableRecord {
   static func fetchOneByPrimaryKey(_ db: Database, value: DatabaseValue) throws -> Self? {
     let cache = db.recordStatements
     let type = ObjectIdentifier(Self.self)
+    // A loop of lookups of one record type finds its prepared lookup with a
+    // comparison, where the dictionary of lookups retains and releases two
+    // objects more.
+    if let last = cache.lastPrimaryKeyLookup, last.recordType == type {
+      // Kept for this very record type.
+      let prepared = unsafeDowncast(last.prepared, to: PreparedPrimaryKeyLookup<Self>.self)
+      if prepared.isCurrent(in: db) { return try prepared.fetch(db, value: value) }
+    }
+    guard let prepared = try preparedLookup(db, cache: cache, value: value) else {
+      return try filter(key: value).fetchOne(db)
+    }
+    cache.lastPrimaryKeyLookup = (type, prepared)
+    return try prepared.fetch(db, value: value)
+  }
+
+  /// The prepared lookup of this record type, made again if the statement
+  /// cache let its statement go; nil when the lookup's SQL is not plain, and
+  /// every lookup takes the general path.
+  private static func preparedLookup(_ db: Database, cache: RecordStatementCache, value: DatabaseValue) throws
+    -> PreparedPrimaryKeyLookup<Self>?
+  {
+    let type = ObjectIdentifier(Self.self)
     let lookup: PrimaryKeyLookupSQL
     if let cached = cache.primaryKeyLookups.value(for: type) {
       lookup = cached
@@ -76,16 +105,14 @@ extension FetchableRecord where Self: TableRecord {
       // The lookup is keyed by this record type: the prepared lookup is of
       // this type (and there is one only when the SQL is plain).
       let prepared = unsafeDowncast(kept, to: PreparedPrimaryKeyLookup<Self>.self)
-      if db.isIdleCachedStatement(prepared.statement, generation: prepared.statementGeneration) {
-        return try prepared.fetch(db, value: value)
-      }
+      if prepared.isCurrent(in: db) { return prepared }
     }
-    guard let sql = lookup.sql else { return try filter(key: value).fetchOne(db) }
+    guard let sql = lookup.sql else { return nil }
     let prepared = PreparedPrimaryKeyLookup<Self>(
       statement: try db.fetchStatement(sql: sql), statementGeneration: db.statementCacheGeneration,
       rowIDTable: lookup.rowIDTable)
     lookup.prepared = prepared
-    return try prepared.fetch(db, value: value)
+    return prepared
   }
 
   /// The SQL the query interface builds for a lookup of `value`, if `value` is

@@ -20,6 +20,9 @@ final class RecordStatementCache: ConnectionState {
   @exclusivity(unchecked) var upsertStatements = LastHitDictionary<RecordUpsertKey, RecordUpsertStatement>()
   /// The SQL of primary-key lookups by record type.
   @exclusivity(unchecked) var primaryKeyLookups = LastHitDictionary<ObjectIdentifier, PrimaryKeyLookupSQL>()
+  /// The prepared lookup (a `PreparedPrimaryKeyLookup`) of the record type
+  /// looked up last, and that type.
+  @exclusivity(unchecked) var lastPrimaryKeyLookup: (recordType: ObjectIdentifier, prepared: AnyObject)?
   /// The names of each table's columns, as the schema spells them.
   @exclusivity(unchecked) var columnNames = LastHitDictionary<String, Set<String>>()
   /// Whether each table has triggers (RETURNING misses what they write).
@@ -34,6 +37,7 @@ final class RecordStatementCache: ConnectionState {
     updateStatements.removeAll()
     upsertStatements.removeAll()
     primaryKeyLookups.removeAll()
+    lastPrimaryKeyLookup = nil
     columnNames.removeAll()
     hasTriggers.removeAll()
     lastReturning = nil
