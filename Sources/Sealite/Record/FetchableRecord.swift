@@ -133,14 +133,7 @@ final class RecordDecoding<Record: FetchableRecord> {
       return
     }
     let reuse = RecordDecoderReuse(recordType: Record.self)
-    let decodeDirectly = decodable.makeDecoder(as: Record.self, reuse: reuse)
-    decode = { row in
-      // Once the default init(row:) took the reuse, the record's init(row:)
-      // is known to be the default one: later rows skip the call through the
-      // protocol and this thread's slot.
-      if reuse.isTakenByDefaultInitializer { return try decodeDirectly(row) }
-      return try reuse.lend { try Record(row: row) }
-    }
+    decode = decodable.makeDecoder(as: Record.self, reuse: reuse)
     self.reuse = reuse
   }
 }
@@ -161,16 +154,22 @@ extension Statement {
 }
 
 extension FetchableRecord where Self: Decodable {
-  /// A closure that decodes `Record` (which is `Self`) with the decoder of
-  /// `reuse`, as the default `init(row:)` does: the existential is opened
-  /// once per cursor, and the record is not boxed in one.
-  static func makeDecoder<Record>(as recordType: Record.Type, reuse: RecordDecoderReuse) -> (Row) throws
-    -> Record
+  /// A closure that decodes `Record` (which is `Self`) with its `init(row:)`,
+  /// lending it the decoder of `reuse`; once the default `init(row:)` took
+  /// that decoder, the record's `init(row:)` is known to be the default one,
+  /// and later rows are decoded with it directly, without the call through
+  /// the protocol and this thread's slot. The existential is opened once per
+  /// cursor, the record is not boxed in one, and a row is one closure call.
+  static func makeDecoder<Record: FetchableRecord>(as recordType: Record.Type, reuse: RecordDecoderReuse)
+    -> (Row) throws -> Record
   {
     assert(Self.self == Record.self, "the bit cast of a decoded record is an identity")
     return { row in
-      // Self and Record are the same type: a cast would be a runtime call per row.
-      unsafeBitCast(try decode(row, reuse: reuse), to: Record.self)
+      if reuse.isTakenByDefaultInitializer {
+        // Self and Record are the same type: a cast would be a runtime call per row.
+        return unsafeBitCast(try decode(row, reuse: reuse), to: Record.self)
+      }
+      return try reuse.lend { try Record(row: row) }
     }
   }
 }
