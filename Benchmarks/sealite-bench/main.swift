@@ -69,6 +69,11 @@ func runBenchmarks() throws {
       ]),
     results: results)
   print(options.markdown ? report.markdown() : report.text())
+  // The report out first (fflush(nil) flushes every stream: Swift 6 refuses the
+  // global `stdout`): redirected, standard output is buffered and standard
+  // error is not, so a message written before the buffer went out would land
+  // inside the table (`make bench ARGS='--markdown --json out.json' > run.md 2>&1`).
+  fflush(nil)
   if let jsonPath = options.jsonPath {
     try report.writeJSON(to: jsonPath)
     progress("results written to \(jsonPath)")
