@@ -42,46 +42,34 @@ extern void __libc_free(void *pointer);
 static _Thread_local uint64_t allocations = 0;
 static _Thread_local uint64_t chunkBytes = 0;
 
-/// Counts an allocation of `size` bytes, and the chunk glibc carves for it,
-/// counted from the request, not from the chunk malloc handed out, which is
-/// larger whenever it was a free one too small to split: the count must not
-/// depend on the state of the heap.
-static void countAllocation(size_t size) {
-  allocations += 1;
-  chunkBytes += sealite_exact_chunk_size(size);
-}
-
 int sealite_allocation_counting_is_available(void) { return 1; }
 
 uint64_t sealite_allocation_count(void) { return allocations; }
 
 uint64_t sealite_allocated_chunk_bytes(void) { return chunkBytes; }
 
-// Each allocation notes its block, and free forgets it, for
-// malloc_usable_size (ChunkSlack.c).
-void *malloc(size_t size) {
-  countAllocation(size);
-  void *block = __libc_malloc(size);
+/// Counts an allocation of `size` bytes that returned `block`, and notes the
+/// block for malloc_usable_size (ChunkSlack.c; free forgets it). The bytes are
+/// those of the chunk glibc carves for the request, not of the chunk malloc
+/// handed out, which is larger whenever it was a free one too small to split:
+/// the count must not depend on the state of the heap.
+static void *counted(size_t size, void *block) {
+  allocations += 1;
+  chunkBytes += sealite_exact_chunk_size(size);
   sealiteNoteBlock(block, size);
   return block;
 }
 
-void *calloc(size_t count, size_t size) {
-  countAllocation(count * size);
-  void *block = __libc_calloc(count, size);
-  sealiteNoteBlock(block, count * size);
-  return block;
-}
+void *malloc(size_t size) { return counted(size, __libc_malloc(size)); }
+
+void *calloc(size_t count, size_t size) { return counted(count * size, __libc_calloc(count, size)); }
 
 void *realloc(void *pointer, size_t size) {
   // A realloc of nothing is a malloc; a growth may move the block, which
   // costs as much as an allocation. (If it fails, the block it leaves
   // reports its whole chunk: the tool has failed by then.)
-  countAllocation(size);
   sealiteForgetBlock(pointer);
-  void *block = __libc_realloc(pointer, size);
-  sealiteNoteBlock(block, size);
-  return block;
+  return counted(size, __libc_realloc(pointer, size));
 }
 
 // The aligned allocations: Swift's runtime makes one for every
@@ -89,44 +77,22 @@ void *realloc(void *pointer, size_t size) {
 // calls aligned_alloc, not malloc), such as the value buffers of
 // Row.fetchAll. A chunk is counted as a malloc of the same size: for the
 // alignments up to 16 that Swift asks, glibc carves the same chunk.
-void *aligned_alloc(size_t alignment, size_t size) {
-  countAllocation(size);
-  void *block = __libc_memalign(alignment, size);
-  sealiteNoteBlock(block, size);
-  return block;
-}
+void *aligned_alloc(size_t alignment, size_t size) { return counted(size, __libc_memalign(alignment, size)); }
 
-void *memalign(size_t alignment, size_t size) {
-  countAllocation(size);
-  void *block = __libc_memalign(alignment, size);
-  sealiteNoteBlock(block, size);
-  return block;
-}
+void *memalign(size_t alignment, size_t size) { return counted(size, __libc_memalign(alignment, size)); }
 
 int posix_memalign(void **pointer, size_t alignment, size_t size) {
   // What glibc's own checks: a power of two, a multiple of a pointer's size.
   if (alignment % sizeof(void *) != 0 || (alignment & (alignment - 1)) != 0 || alignment == 0) return EINVAL;
-  countAllocation(size);
-  void *block = __libc_memalign(alignment, size);
+  void *block = counted(size, __libc_memalign(alignment, size));
   if (block == NULL) return ENOMEM;
-  sealiteNoteBlock(block, size);
   *pointer = block;
   return 0;
 }
 
-void *valloc(size_t size) {
-  countAllocation(size);
-  void *block = __libc_valloc(size);
-  sealiteNoteBlock(block, size);
-  return block;
-}
+void *valloc(size_t size) { return counted(size, __libc_valloc(size)); }
 
-void *pvalloc(size_t size) {
-  countAllocation(size);
-  void *block = __libc_pvalloc(size);
-  sealiteNoteBlock(block, size);
-  return block;
-}
+void *pvalloc(size_t size) { return counted(size, __libc_pvalloc(size)); }
 
 void free(void *pointer) {
   sealiteForgetBlock(pointer);
