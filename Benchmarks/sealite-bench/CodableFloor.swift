@@ -98,6 +98,15 @@ enum CodableFloor {
       return try Item(from: decoder)
     }
   }
+
+  /// The tight loop's `rawCursor`, each Item built through `Item(from:)`.
+  static func cursor(_ connection: RawConnection) throws -> Int {
+    let decoder = ItemValuesDecoder()
+    return try FetchWorkloads.stepAll(connection) { statement in
+      decoder.load(statement)
+      return try Item(from: decoder)
+    }
+  }
 }
 
 /// An Encoder that binds the values `encode(to:)` hands it to the parameters

@@ -9,6 +9,11 @@
 //   fetch-all-records  Item.fetchAll(db) (Codable)             target ≤2×
 //   cursor-records     Item.fetchCursor(db) (Codable)          target ≤2×
 //
+// Each target row has its floor beside it, the tight loop doing the least
+// the API asks for: one object handed out per step (cursor-index) or per row
+// (fetch-all-rows, ObjectFloor.swift), each Item built through Item(from:)
+// (fetch-all-records, cursor-records, CodableFloor.swift).
+//
 // The raw side steps a statement and reads sqlite3_column_int64, _text
 // (String(cString:)) and _double into an Item; the fetch-all workloads first
 // collect the Items into an array, as Sealite does. The tight C loop does the
@@ -22,6 +27,13 @@ enum FetchWorkloads {
   static func cursorByIndex(_ context: BenchContext, path: String) throws -> [ResultRow] {
     try run(
       "cursor-index", "Row cursor, \(context.rows) rows, columns by index", context, path, target: 1.1,
+      alternatives: [
+        Alternative(
+          measure: "object floor: tight loop + one row object handed out per step, \(context.rows) rows",
+          note: "no Sealite: the C loop reads each row through the object a cursor's next() returns, the "
+            + "same at every step (ObjectFloor.swift): the least any cursor of row objects costs",
+          tight: ObjectFloor.cursor)
+      ],
       raw: rawCursor
     ) { db in
       var checksum = Checksum()
@@ -58,6 +70,13 @@ enum FetchWorkloads {
   static func fetchAllRows(_ context: BenchContext, path: String) throws -> [ResultRow] {
     try run(
       "fetch-all-rows", "Row.fetchAll, \(context.rows) rows, columns by index", context, path, target: 1.6,
+      alternatives: [
+        Alternative(
+          measure: "object floor: tight loop + one object per row, \(context.rows) rows",
+          note: "no Sealite: the C loop collects each Item in an object of its own (ObjectFloor.swift), "
+            + "as an array of rows must, the least any [Row] costs",
+          tight: ObjectFloor.fetchAll)
+      ],
       raw: rawFetchAll
     ) { db in
       var checksum = Checksum()
@@ -105,6 +124,24 @@ enum FetchWorkloads {
   static func cursorRecords(_ context: BenchContext, path: String) throws -> [ResultRow] {
     try run(
       "cursor-records", "Item.fetchCursor, \(context.rows) Codable records", context, path, target: 2,
+      alternatives: [
+        Alternative(
+          measure: "Item.fetchCursor, \(context.rows) init(row:) records",
+          sealite: { db in
+            var checksum = Checksum()
+            let cursor = try RowInitializedItem.fetchCursor(db)
+            while let record = try cursor.next() {
+              record.item.addTo(&checksum)
+            }
+            return checksum.value
+          }),
+        Alternative(
+          measure: "Codable floor: tight loop + Item(from:), \(context.rows) records, no array",
+          note:
+            "no Sealite: the C loop steps the rows and builds each Item with Item(from:) and a decoder that "
+            + "only hands out the values it read (CodableFloor.swift), the least any Codable cursor costs",
+          tight: CodableFloor.cursor),
+      ],
       raw: rawCursor
     ) { db in
       var checksum = Checksum()
@@ -118,11 +155,18 @@ enum FetchWorkloads {
 
   /// Steps through every row, reading each into an Item.
   static func rawCursor(_ connection: RawConnection) throws -> Int {
+    try stepAll(connection) { $0.item() }
+  }
+
+  /// Steps through every row, adding the Item `read` makes of it to the
+  /// checksum.
+  @inline(__always)
+  static func stepAll(_ connection: RawConnection, _ read: (RawStatement) throws -> Item) throws -> Int {
     var checksum = Checksum()
     let statement = try connection.prepare(selectItemsSQL)
     var code = sqlite3_step(statement.handle)
     while code == SQLITE_ROW {
-      statement.item().addTo(&checksum)
+      try read(statement).addTo(&checksum)
       code = sqlite3_step(statement.handle)
     }
     guard code == SQLITE_DONE else { throw connection.error(code, selectItemsSQL) }

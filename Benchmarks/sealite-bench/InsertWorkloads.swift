@@ -3,7 +3,8 @@
 //
 //   insert-statement  one prepared INSERT, reused for every row (with an
 //                     array of arguments, and with each value bound by its
-//                     own bind(to:at:))
+//                     own bind(to:at:)); its floor, the C loop with the
+//                     array of arguments (ArgumentArrayFloor.swift)
 //   insert-codable    record.insert(db) of Codable records
 //
 // The raw side of both: sqlite3_prepare_v2 once, then bind, step, reset for
@@ -42,6 +43,9 @@ enum InsertWorkloads {
             try statement.execute()
           }
         },
+        rawSide(context, items, tight: true, side: "tight (argument array)") { items, statement in
+          try ArgumentArrayFloor.insert(items, into: statement)
+        },
       ])
     return [
       .comparison(
@@ -54,6 +58,14 @@ enum InsertWorkloads {
         baseline: "reused statement",
         note: "each value binds itself on statement.sqliteStatement (GRDB's StatementBinding), then "
           + "statement.execute(): no array literal of arguments"),
+      .comparison(
+        "insert-statement",
+        "argument-array floor: tight loop + an array literal of arguments, \(context.rows) rows",
+        Comparison(raw: times[0], tight: times[1], sealite: times[4]), target: nil,
+        baseline: "reused statement",
+        note: "no Sealite: the C loop puts each row's values in an array literal of optional "
+          + "DatabaseValueConvertible, as execute(arguments:) takes them, and binds each with its own "
+          + "bind(to:at:) (ArgumentArrayFloor.swift), the least GRDB's execute(arguments:) costs"),
     ]
   }
 
