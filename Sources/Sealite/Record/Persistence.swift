@@ -42,30 +42,40 @@ extension MutablePersistableRecord {
     let resolution = onConflict ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
     let insert = try insertStatement(
       db, columns: container.columns, resolution: resolution, returning: returning)
-    let primaryKey = insert.primaryKey
     var returnedRow: Row?
     if returning != nil {
       // The values of the columns, then those of the RETURNING clause.
       let arguments = StatementArguments(container.valuesForBinding) + insert.returningArguments
       returnedRow = try Row.fetchOne(insert.statement, arguments: arguments)
     } else {
-      // The statement has exactly one placeholder per column, in order.
-      try insert.statement.executeBinding(container.values)
+      // The statement has exactly one placeholder per column, in order. The
+      // cached insert keeps its statement alive: borrowed, not retained.
+      try Unmanaged.passUnretained(insert.statement)._withUnsafeGuaranteedRef {
+        try $0.executeBinding(container.values)
+      }
     }
+    // The primary key is read where it is, in the cached insert, after the
+    // statement ran: a copy taken before would hold a retain of its column
+    // names and rowid column across the run.
     let ignored = db.changesCount == 0 && (resolution == .ignore) && returnedRow == nil
     if ignored {
       let success = InsertionSuccess(
-        rowID: db.lastInsertedRowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)
+        rowID: db.lastInsertedRowID, rowIDColumn: insert.primaryKey.rowIDColumn,
+        persistenceContainer: container)
       return InsertOutcome(success: success, row: nil, ignored: true)
     }
     var rowID = db.lastInsertedRowID
-    if primaryKey.isWithoutRowID, let key = Self.integerKey(primaryKey, container) {
+    if insert.primaryKey.isWithoutRowID, let key = Self.integerKey(insert.primaryKey, container) {
       // A WITHOUT ROWID table has no rowid: its integer key stands in for it.
       rowID = key
     }
+    // The rowid column is copied out of the insert (a name of up to 15 bytes
+    // is held in the string's words), where borrowing it would retain the
+    // insert across the write of the rowid into the container.
+    let rowIDColumn = Unmanaged.passUnretained(insert)._withUnsafeGuaranteedRef { $0.primaryKey.rowIDColumn }
     return InsertOutcome(
-      success: InsertionSuccess(rowID: rowID, primaryKey: primaryKey, container: container), row: returnedRow,
-      ignored: false)
+      success: InsertionSuccess(rowID: rowID, rowIDColumn: rowIDColumn, writtenTo: container),
+      row: returnedRow, ignored: false)
   }
 
   /// The INSERT statement for these columns, with the table's primary key
@@ -172,17 +182,13 @@ extension MutablePersistableRecord {
 
 extension InsertionSuccess {
   /// The success of an insert or upsert of `container` that wrote the row
-  /// `rowID`: the container, with the rowid in the column that aliases it.
-  init(rowID: Int64, primaryKey: borrowing RecordPrimaryKey, container: consuming PersistenceContainer) {
-    if let rowIDColumn = primaryKey.rowIDColumn {
-      let value = DatabaseValue(storage: .int64(rowID))
-      // A record that gave its id already holds it: the container is left as
-      // it is (a copy of it, elsewhere, is not duplicated by a write).
-      if !(container.databaseValue(forColumn: rowIDColumn)?.isIdentical(to: value) ?? false) {
-        container.set(value, forColumn: rowIDColumn)
-      }
+  /// `rowID`: the container, with the rowid in `rowIDColumn`, the column
+  /// that aliases it, if any.
+  init(rowID: Int64, rowIDColumn: String?, writtenTo container: consuming PersistenceContainer) {
+    if let rowIDColumn {
+      container.setUnlessIdentical(DatabaseValue(storage: .int64(rowID)), forColumn: rowIDColumn)
     }
-    self.init(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)
+    self.init(rowID: rowID, rowIDColumn: rowIDColumn, persistenceContainer: container)
   }
 }
 

@@ -77,6 +77,18 @@ public struct PersistenceContainer: Sendable {
     }
   }
 
+  /// Sets the value of a column, unless the column holds this very value: a
+  /// record that gave its id already holds it, and its container is left as
+  /// it is (a copy of it, elsewhere, is not duplicated by a write). A
+  /// mutating method, so that the search reads the arrays in place, without
+  /// the retain and release of each that reading them from outside costs.
+  mutating func setUnlessIdentical(_ value: DatabaseValue, forColumn column: String) {
+    guard let index = index(of: column) else {
+      return append(value, forNewColumn: column)
+    }
+    if !values[index].isIdentical(to: value) { values[index] = value }
+  }
+
   /// Appends a column that the caller knows is not in the container yet.
   mutating func append(_ value: DatabaseValue, forNewColumn column: String) {
     if columns.capacity == 0 {

@@ -150,7 +150,6 @@ extension MutablePersistableRecord {
     try upsert.statement.bindInOrder(arguments.isEmpty ? container.values : container.values + arguments)
     // The container's values are handed on for reuse (see executeBinding).
     defer { upsert.statement.forgetBoundValues() }
-    let primaryKey = upsert.primaryKey
     var row: Row?
     var rowID: Int64
     if selection.isEmpty && upsert.returnsRowID {
@@ -166,7 +165,7 @@ extension MutablePersistableRecord {
       guard try upsert.statement.withFirstStep(in: db, { _ in () }) != nil else {
         throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
       }
-      rowID = Self.integerKey(primaryKey, container) ?? db.lastInsertedRowID
+      rowID = Self.integerKey(upsert.primaryKey, container) ?? db.lastInsertedRowID
     } else {
       // The selection's columns, without the rowid that ends RETURNING:
       // copied from the statement into a row of the statement's layout.
@@ -185,10 +184,13 @@ extension MutablePersistableRecord {
         throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
       }
       row = returned.0
-      rowID = try returned.1 ?? Self.integerKey(primaryKey, container) ?? db.lastInsertedRowID
+      rowID = try returned.1 ?? Self.integerKey(upsert.primaryKey, container) ?? db.lastInsertedRowID
     }
+    // The primary key is read in the cached upsert, not copied out of it
+    // before the run (see performInsert).
+    let rowIDColumn = Unmanaged.passUnretained(upsert)._withUnsafeGuaranteedRef { $0.primaryKey.rowIDColumn }
     return InsertOutcome(
-      success: InsertionSuccess(rowID: rowID, primaryKey: primaryKey, container: container), row: row,
+      success: InsertionSuccess(rowID: rowID, rowIDColumn: rowIDColumn, writtenTo: container), row: row,
       ignored: false)
   }
 
@@ -327,7 +329,7 @@ extension MutablePersistableRecord {
     } else {
       rowID = Self.integerKey(primaryKey, container) ?? 0
     }
-    return (InsertionSuccess(rowID: rowID, primaryKey: primaryKey, container: container), row)
+    return (InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, writtenTo: container), row)
   }
 
   /// The single integer key of a WITHOUT ROWID table, which stands in for a rowid.
