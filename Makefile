@@ -5,6 +5,7 @@
 #   make test          test suite against the system SQLCipher 4.x
 #   make test-legacy   same suite against SQLCipher 3.4.1 (SQLite 3.15.2) in a private prefix
 #   make bench         benchmarks, release build (make bench ARGS='observation-latency')
+#   make allocations-release  allocations and atomic reference operations per operation, release build, against their limits
 #   make lint          swift format lint, scripts/check-readme, the doc-comment and layering checks (make format rewrites in place)
 #   make docs          DocC archives of Sealite and SealiteKeyring in .build/docs
 #   make doc-check     public symbols without a doc comment (there must be none)
@@ -31,7 +32,7 @@ LEGACY_SCRATCH ?= .build/legacy
 # What swift format checks; directories that do not exist yet are skipped.
 FORMAT_PATHS := Package.swift Sources Tests Examples KeyTools Tools Benchmarks
 
-.PHONY: setup build test test-legacy sanitize sanitize-ci demo bench lint format docs doc-check api-coverage grdb-typecheck grdb-run-tests clean
+.PHONY: setup build test test-legacy sanitize sanitize-ci demo bench allocations-release lint format docs doc-check api-coverage grdb-typecheck grdb-run-tests clean
 
 setup:
 	scripts/setup
@@ -219,6 +220,12 @@ bench: setup
 	$(SWIFT) build -c release --product sealite-watch
 	$(SWIFT) build -c release --product sealite-bench
 	"$$($(SWIFT) build -c release --show-bin-path)/sealite-bench" $(ARGS)
+
+# The counts of sealite-allocations in a release build, the code users run, against
+# Tools/sealite-allocations/release-limits (AllocationCountTests checks the debug build).
+allocations-release: setup
+	$(SWIFT) build -c release --product sealite-allocations
+	scripts/check-release-allocations "$$($(SWIFT) build -c release --show-bin-path)/sealite-allocations"
 
 # swift format, then the documentation's checks: every swift block of README.md and
 # the DocC articles quotes Examples/ (scripts/check-readme), every public symbol has a

@@ -32,6 +32,8 @@ public final class Statement {
       case .positional(let values): return StatementArguments(values)
       case .single(let value): return StatementArguments([value])
       case .picked(let values, let indexes): return StatementArguments(indexes.map { values[$0] })
+      case .borrowed(let values, let indexes):
+        return StatementArguments(indexes.map { $0.map { values[$0] } } ?? Array(values))
       case .notKept: return StatementArguments()
       }
     }
@@ -269,31 +271,39 @@ public final class Statement {
       boundArguments = .converted(arguments)
     }
     argumentsWereGiven = true
-    let code = values.withUnsafeBufferPointer { buffer in
-      // Each value is passed inout (never modified), as in
-      // `setArguments(_:)`: the call borrows it where it is, where a copy
-      // would retain and release the storage of each text and blob.
-      guard let base = buffer.baseAddress.map(UnsafeMutablePointer.init(mutating:)) else { return SQLITE_OK }
-      // Two loops, not one over `indexes ?? 0..<count`: the optional index on
-      // each value cost an insert 35 instructions more (callgrind).
-      var parameter: CInt = 1
-      if let indexes {
-        for index in indexes {
-          precondition(index >= 0 && index < buffer.count, "a picked value is one of the values")
-          let code = Statement.bind(&base[index], to: sqliteStatement, at: parameter)
-          if code != SQLITE_OK { return code }
-          parameter += 1
-        }
-      } else {
-        for offset in 0..<buffer.count {
-          let code = Statement.bind(&base[offset], to: sqliteStatement, at: parameter)
-          if code != SQLITE_OK { return code }
-          parameter += 1
-        }
-      }
-      return SQLITE_OK
+    let code = values.withUnsafeBufferPointer { values in
+      indexes.withOptionalBuffer { indexes in bind(values, picking: indexes) }
     }
     if code != SQLITE_OK { throw makeError(code: code) }
+  }
+
+  /// Binds `values` (picked by `indexes`, if any) to the parameters, in order.
+  @inline(__always)
+  private func bind(_ values: UnsafeBufferPointer<DatabaseValue>, picking indexes: UnsafeBufferPointer<Int>?)
+    -> CInt
+  {
+    // Each value is passed inout (never modified), as in
+    // `setArguments(_:)`: the call borrows it where it is, where a copy
+    // would retain and release the storage of each text and blob.
+    guard let base = values.baseAddress.map(UnsafeMutablePointer.init(mutating:)) else { return SQLITE_OK }
+    // Two loops, not one over `indexes ?? 0..<count`: the optional index on
+    // each value cost an insert 35 instructions more (callgrind).
+    var parameter: CInt = 1
+    if let indexes {
+      for index in indexes {
+        precondition(index >= 0 && index < values.count, "a picked value is one of the values")
+        let code = Statement.bind(&base[index], to: sqliteStatement, at: parameter)
+        if code != SQLITE_OK { return code }
+        parameter += 1
+      }
+    } else {
+      for offset in 0..<values.count {
+        let code = Statement.bind(&base[offset], to: sqliteStatement, at: parameter)
+        if code != SQLITE_OK { return code }
+        parameter += 1
+      }
+    }
+    return SQLITE_OK
   }
 
   @inline(__always)
@@ -305,22 +315,37 @@ public final class Statement {
 
   /// Runs the statement with one value per parameter, in order, without the
   /// checks of `execute(arguments:)`: for statements Sealite generated itself
-  /// (`indexes` as in ``bindInOrder(_:picking:)``).
-  func executeBinding(_ values: [DatabaseValue], picking indexes: [Int]? = nil) throws {
-    guard let database else {
-      throw DatabaseError.misuse("the database of this statement is closed", sql: sql)
+  /// (`indexes` as in ``bindInOrder(_:picking:)``), run in `database`, the
+  /// statement's own, which the caller holds.
+  ///
+  /// The values are the caller's, alive until this method returns: the
+  /// statement reads them where they are, for the errors (and the
+  /// ``arguments``) of this run, and forgets them when it returns. Keeping
+  /// them would retain the values array and the indexes, and loading the
+  /// statement's weak reference to its database would retain the database:
+  /// two atomic operations each, on every record written.
+  func executeBinding(_ values: [DatabaseValue], picking indexes: [Int]? = nil, in database: Database) throws
+  {
+    assert(database === self.database, "a statement runs in its own database")
+    try values.withUnsafeBufferPointer { values in
+      try indexes.withOptionalBuffer { indexes in
+        sqlite3_reset(sqliteStatement)
+        boundArguments = .borrowed(values, indexes)
+        argumentsWereGiven = true
+        defer { forgetBoundValues() }
+        let code = bind(values, picking: indexes)
+        if code != SQLITE_OK { throw makeError(code: code) }
+        let context = try database.willExecute(self)
+        let stepCode = sqlite3_step(sqliteStatement)
+        if stepCode != SQLITE_DONE && stepCode != SQLITE_ROW {
+          let error = makeError(code: stepCode)
+          sqlite3_reset(sqliteStatement)
+          throw database.didFail(self, context: context, error: error)
+        }
+        sqlite3_reset(sqliteStatement)
+        try database.didExecute(self, context: context)
+      }
     }
-    try bindInOrder(values, picking: indexes)
-    defer { forgetBoundValues() }
-    let context = try database.willExecute(self)
-    let code = sqlite3_step(sqliteStatement)
-    if code != SQLITE_DONE && code != SQLITE_ROW {
-      let error = makeError(code: code)
-      sqlite3_reset(sqliteStatement)
-      throw database.didFail(self, context: context, error: error)
-    }
-    sqlite3_reset(sqliteStatement)
-    try database.didExecute(self, context: context)
   }
 
   /// Drops the values bound by ``bindInOrder(_:picking:)``, once the
@@ -355,9 +380,24 @@ private enum BoundArguments {
   case single(DatabaseValue)
   /// Parameter N took `values[indexes[N]]`.
   case picked(_ values: [DatabaseValue], _ indexes: [Int])
+  /// The values of a run of `executeBinding(_:picking:in:)`, where the
+  /// caller holds them: read only while that run lasts, which ends with
+  /// `notKept`.
+  case borrowed(_ values: UnsafeBufferPointer<DatabaseValue>, _ indexes: UnsafeBufferPointer<Int>?)
   /// A statement Sealite generated ran with values it did not keep
-  /// (`executeBinding(_:picking:)`): it reports no arguments.
+  /// (`executeBinding(_:picking:in:)`): it reports no arguments.
   case notKept
+}
+
+extension Optional {
+  /// Calls `body` with a buffer of the array's elements, or with nil.
+  @inline(__always)
+  func withOptionalBuffer<Element, Result>(_ body: (UnsafeBufferPointer<Element>?) throws -> Result) rethrows
+    -> Result
+  where Wrapped == [Element] {
+    guard let array = self else { return try body(nil) }
+    return try array.withUnsafeBufferPointer { try body($0) }
+  }
 }
 
 extension Statement: CustomStringConvertible {

@@ -51,7 +51,7 @@ extension MutablePersistableRecord {
       // The statement has exactly one placeholder per column, in order. The
       // cached insert keeps its statement alive: borrowed, not retained.
       try Unmanaged.passUnretained(insert.statement)._withUnsafeGuaranteedRef {
-        try $0.executeBinding(container.values)
+        try $0.executeBinding(container.values, in: db)
       }
     }
     // The primary key is read where it is, in the cached insert, after the
@@ -126,12 +126,18 @@ extension MutablePersistableRecord {
   ) throws -> Row? {
     let resolution = onConflict ?? Self.persistenceConflictPolicy.conflictResolutionForUpdate
     let update = try updateStatement(db, container: container, columns: columns, resolution: resolution)
-    guard let indexes = update.valueIndexes(in: container) else { throw try recordNotFound(db, container) }
     guard let returning else {
-      try update.statement.executeBinding(container.values, picking: indexes)
-      if db.changesCount == 0 { throw try recordNotFound(db, container) }
+      // The cached update keeps its statement and the indexes of its
+      // values: borrowed, not retained.
+      let ran = try Unmanaged.passUnretained(update)._withUnsafeGuaranteedRef { update in
+        guard let indexes = update.valueIndexes, update.hasCompleteKey(in: container) else { return false }
+        try update.statement.executeBinding(container.values, picking: indexes, in: db)
+        return true
+      }
+      if !ran || db.changesCount == 0 { throw try recordNotFound(db, container) }
       return nil
     }
+    guard let indexes = update.valueIndexes(in: container) else { throw try recordNotFound(db, container) }
     let context = SQLGenerationContext(db: db)
     let sql =
       update.statement.sql + " RETURNING "

@@ -153,9 +153,19 @@ final class RecordUpdateStatement {
   /// Where the values to bind are in `container`, or nil when the record's
   /// key is incomplete (a key column missing or NULL): no row can match it.
   func valueIndexes(in container: PersistenceContainer) -> [Int]? {
-    guard let valueIndexes else { return nil }
-    for index in valueIndexes.suffix(keyCount) where container.values[index].isNull { return nil }
-    return valueIndexes
+    hasCompleteKey(in: container) ? valueIndexes : nil
+  }
+
+  /// Whether `container` has a value that is not NULL for each column of the
+  /// key: false when the record does not encode one of them.
+  func hasCompleteKey(in container: borrowing PersistenceContainer) -> Bool {
+    guard let valueIndexes else { return false }
+    // By position, not through `suffix`: a slice would retain the array.
+    for position in (valueIndexes.count - keyCount)..<valueIndexes.count
+    where container.values[valueIndexes[position]].isNull {
+      return false
+    }
+    return true
   }
 }
 
