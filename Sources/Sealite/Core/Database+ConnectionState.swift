@@ -43,6 +43,17 @@ struct ConnectionStates {
     return nil
   }
 
+  /// The state of type `State`, not retained: its entry keeps it alive.
+  func unretainedState<State: ConnectionState>(_ type: State.Type) -> Unmanaged<State>? {
+    let id = ObjectIdentifier(type)
+    return entries.withUnsafeBufferPointer { entries in
+      for index in entries.indices where entries[index].type == id {
+        return Unmanaged.passUnretained(unsafeDowncast(entries[index].state, to: State.self))
+      }
+      return nil
+    }
+  }
+
   mutating func insert<State: ConnectionState>(_ state: State) {
     assert(self.state(State.self) == nil, "one state per type and connection")
     entries.append((ObjectIdentifier(State.self), state))
@@ -61,6 +72,20 @@ extension Database {
     let state = State.make(for: self)
     connectionStates.insert(state)
     return state
+  }
+
+  /// Calls `body` with the state of type `State` of this connection, made on
+  /// first use, borrowed: where a record or a request looks its state up
+  /// once per run, `state(for:)` would retain and release it (two atomic
+  /// operations). The connection keeps its states until it closes, which it
+  /// can not do while `body` runs (states are dropped in `close()`, after the
+  /// last access).
+  @inline(__always)
+  func withState<State: ConnectionState, Result>(for type: State.Type, _ body: (State) throws -> Result)
+    rethrows -> Result
+  {
+    let state = connectionStates.unretainedState(type) ?? Unmanaged.passUnretained(state(for: type))
+    return try state._withUnsafeGuaranteedRef(body)
   }
 
   /// The state of type `State` of this connection, if it was made.

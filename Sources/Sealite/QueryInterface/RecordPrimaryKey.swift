@@ -32,14 +32,16 @@ extension Database {
   /// name through a key path.
   func recordPrimaryKey(_ tableName: String) throws -> RecordPrimaryKey {
     validateSchemaFacts()
-    let cache = state(for: RecordPrimaryKeyCache.self)
-    if let primaryKey = cache.primaryKeys.value(for: tableName) { return primaryKey }
-    let info = try primaryKey(tableName)
-    let primaryKey = RecordPrimaryKey(
-      columns: info.columns, rowIDColumn: info.tableHasRowID ? info.rowIDColumn : nil,
-      isWithoutRowID: !info.tableHasRowID)
-    cache.primaryKeys.set(primaryKey, for: tableName)
-    return primaryKey
+    // Borrowed, not retained (see withState(for:_:)).
+    return try withState(for: RecordPrimaryKeyCache.self) { cache in
+      if let primaryKey = cache.primaryKeys.value(for: tableName) { return primaryKey }
+      let info = try primaryKey(tableName)
+      let primaryKey = RecordPrimaryKey(
+        columns: info.columns, rowIDColumn: info.tableHasRowID ? info.rowIDColumn : nil,
+        isWithoutRowID: !info.tableHasRowID)
+      cache.primaryKeys.set(primaryKey, for: tableName)
+      return primaryKey
+    }
   }
 
   /// The number of columns of a table (what `table.*` selects).

@@ -36,25 +36,27 @@ extension SQLRelation {
       return try renderedSelectSQL(db, singleResult: singleResult)
     }
     db.validateSchemaFacts()
-    let cache = db.state(for: RequestSQLCache.self)
-    if let sql = cache.sql(for: shape.key) {
-      var arguments = StatementArguments()
-      arguments.values = shape.values
-      assert(
-        {
-          let rendered = try? renderedSelectSQL(db, singleResult: singleResult)
-          return rendered?.sql == sql && rendered?.arguments.values == shape.values
-        }(), "a request shape has the SQL and the values of its rendering")
-      return (sql, arguments)
+    // Borrowed, not retained (see withState(for:_:)).
+    return try db.withState(for: RequestSQLCache.self) { cache in
+      if let sql = cache.sql(for: shape.key) {
+        var arguments = StatementArguments()
+        arguments.values = shape.values
+        assert(
+          {
+            let rendered = try? renderedSelectSQL(db, singleResult: singleResult)
+            return rendered?.sql == sql && rendered?.arguments.values == shape.values
+          }(), "a request shape has the SQL and the values of its rendering")
+        return (sql, arguments)
+      }
+      let rendered = try renderedSelectSQL(db, singleResult: singleResult)
+      // The shape lists its values in the order of the text: if ever it did
+      // not for some shape, that shape is rendered each time, not cached.
+      assert(rendered.arguments.values == shape.values, "a request shape lists its values in binding order")
+      if rendered.arguments.values == shape.values && rendered.arguments.namedValues.isEmpty {
+        cache.store(rendered.sql, for: shape.key)
+      }
+      return rendered
     }
-    let rendered = try renderedSelectSQL(db, singleResult: singleResult)
-    // The shape lists its values in the order of the text: if ever it did
-    // not for some shape, that shape is rendered each time, not cached.
-    assert(rendered.arguments.values == shape.values, "a request shape lists its values in binding order")
-    if rendered.arguments.values == shape.values && rendered.arguments.namedValues.isEmpty {
-      cache.store(rendered.sql, for: shape.key)
-    }
-    return rendered
   }
 
   private func renderedSelectSQL(_ db: Database, singleResult: Bool) throws

@@ -85,33 +85,34 @@ extension MutablePersistableRecord {
   private func insertStatement(
     _ db: Database, columns: [String], resolution: Database.ConflictResolution, returning: [SQLSelection]?
   ) throws -> RecordInsertStatement {
-    let key = RecordStatementKey(
-      table: Self.databaseTableName, columns: columns, resolution: resolution.rawValue)
-    let cache = db.recordStatements
-    if returning == nil, let cached = cache.insertStatements.value(for: key) {
-      return cached
+    try db.withRecordStatements { cache in
+      let key = RecordStatementKey(
+        table: Self.databaseTableName, columns: columns, resolution: resolution.rawValue)
+      if returning == nil, let cached = cache.insertStatements.value(for: key) {
+        return cached
+      }
+      let table = Self.databaseTableName.quotedDatabaseIdentifier
+      var sql = "INSERT \(resolution.orClause)INTO \(table)"
+      if columns.isEmpty {
+        sql += " DEFAULT VALUES"
+      } else {
+        let columnList = columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        sql += " (\(columnList)) VALUES (\(placeholders))"
+      }
+      var returningArguments = StatementArguments()
+      if let returning {
+        let context = SQLGenerationContext(db: db)
+        sql += " RETURNING " + (try returning.map { try $0.sql(context) }.joined(separator: ", "))
+        returningArguments = context.arguments ?? StatementArguments()
+      }
+      let insert = RecordInsertStatement(
+        statement: try db.cachedStatement(sql: sql),
+        primaryKey: try db.recordPrimaryKey(Self.databaseTableName),
+        returningArguments: returningArguments)
+      if returning == nil { cache.insertStatements.set(insert, for: key) }
+      return insert
     }
-    let table = Self.databaseTableName.quotedDatabaseIdentifier
-    var sql = "INSERT \(resolution.orClause)INTO \(table)"
-    if columns.isEmpty {
-      sql += " DEFAULT VALUES"
-    } else {
-      let columnList = columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")
-      let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-      sql += " (\(columnList)) VALUES (\(placeholders))"
-    }
-    var returningArguments = StatementArguments()
-    if let returning {
-      let context = SQLGenerationContext(db: db)
-      sql += " RETURNING " + (try returning.map { try $0.sql(context) }.joined(separator: ", "))
-      returningArguments = context.arguments ?? StatementArguments()
-    }
-    let insert = RecordInsertStatement(
-      statement: try db.cachedStatement(sql: sql),
-      primaryKey: try db.recordPrimaryKey(Self.databaseTableName),
-      returningArguments: returningArguments)
-    if returning == nil { cache.insertStatements.set(insert, for: key) }
-    return insert
   }
 
   /// Runs the UPDATE of the record's columns that are in `columns`, but not
@@ -157,32 +158,33 @@ extension MutablePersistableRecord {
     _ db: Database, container: PersistenceContainer, columns: Set<String>,
     resolution: Database.ConflictResolution
   ) throws -> RecordUpdateStatement {
-    let key = RecordUpdateKey(
-      table: Self.databaseTableName, recordColumns: container.columns, columns: columns,
-      resolution: resolution.rawValue)
-    let cache = db.recordStatements
-    if let cached = cache.updateStatements.value(for: key) { return cached }
-    let keyColumns = try db.recordPrimaryKey(Self.databaseTableName).columns
-    let keyNames = Set(keyColumns.map { $0.nameKey })
-    let wanted = Set(columns.map { $0.nameKey })
-    // In the table's order, as the schema spells them.
-    var updated = try db.columns(in: Self.databaseTableName).map { $0.name }.filter {
-      let name = $0.nameKey
-      return wanted.contains(name) && container.index(of: $0) != nil && !keyNames.contains(name)
+    try db.withRecordStatements { cache in
+      let key = RecordUpdateKey(
+        table: Self.databaseTableName, recordColumns: container.columns, columns: columns,
+        resolution: resolution.rawValue)
+      if let cached = cache.updateStatements.value(for: key) { return cached }
+      let keyColumns = try db.recordPrimaryKey(Self.databaseTableName).columns
+      let keyNames = Set(keyColumns.map { $0.nameKey })
+      let wanted = Set(columns.map { $0.nameKey })
+      // In the table's order, as the schema spells them.
+      var updated = try db.columns(in: Self.databaseTableName).map { $0.name }.filter {
+        let name = $0.nameKey
+        return wanted.contains(name) && container.index(of: $0) != nil && !keyNames.contains(name)
+      }
+      if updated.isEmpty {
+        updated = keyColumns
+      }
+      let table = Self.databaseTableName.quotedDatabaseIdentifier
+      let assignments = updated.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
+      let condition = keyColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
+      let sql = "UPDATE \(resolution.orClause)\(table) SET \(assignments) WHERE \(condition)"
+      let indexes = (updated + keyColumns).map { container.index(of: $0) }
+      let update = RecordUpdateStatement(
+        statement: try db.cachedStatement(sql: sql),
+        valueIndexes: indexes.contains(nil) ? nil : indexes.compactMap { $0 }, keyCount: keyColumns.count)
+      cache.updateStatements.set(update, for: key)
+      return update
     }
-    if updated.isEmpty {
-      updated = keyColumns
-    }
-    let table = Self.databaseTableName.quotedDatabaseIdentifier
-    let assignments = updated.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
-    let condition = keyColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
-    let sql = "UPDATE \(resolution.orClause)\(table) SET \(assignments) WHERE \(condition)"
-    let indexes = (updated + keyColumns).map { container.index(of: $0) }
-    let update = RecordUpdateStatement(
-      statement: try db.cachedStatement(sql: sql),
-      valueIndexes: indexes.contains(nil) ? nil : indexes.compactMap { $0 }, keyCount: keyColumns.count)
-    cache.updateStatements.set(update, for: key)
-    return update
   }
 }
 

@@ -70,21 +70,22 @@ final class PreparedPrimaryKeyLookup<Record: FetchableRecord> {
 extension FetchableRecord where Self: TableRecord {
   /// `fetchOne(db, key:)` through the SQL remembered for this record type.
   static func fetchOneByPrimaryKey(_ db: Database, value: DatabaseValue) throws -> Self? {
-    let cache = db.recordStatements
-    let type = ObjectIdentifier(Self.self)
-    // A loop of lookups of one record type finds its prepared lookup with a
-    // comparison, where the dictionary of lookups retains and releases two
-    // objects more.
-    if let last = cache.lastPrimaryKeyLookup, last.recordType == type {
-      // Kept for this very record type.
-      let prepared = unsafeDowncast(last.prepared, to: PreparedPrimaryKeyLookup<Self>.self)
-      if prepared.isCurrent(in: db) { return try prepared.fetch(db, value: value) }
+    try db.withRecordStatements { cache in
+      let type = ObjectIdentifier(Self.self)
+      // A loop of lookups of one record type finds its prepared lookup with a
+      // comparison, where the dictionary of lookups retains and releases two
+      // objects more.
+      if let last = cache.lastPrimaryKeyLookup, last.recordType == type {
+        // Kept for this very record type.
+        let prepared = unsafeDowncast(last.prepared, to: PreparedPrimaryKeyLookup<Self>.self)
+        if prepared.isCurrent(in: db) { return try prepared.fetch(db, value: value) }
+      }
+      guard let prepared = try preparedLookup(db, cache: cache, value: value) else {
+        return try filter(key: value).fetchOne(db)
+      }
+      cache.lastPrimaryKeyLookup = (type, prepared)
+      return try prepared.fetch(db, value: value)
     }
-    guard let prepared = try preparedLookup(db, cache: cache, value: value) else {
-      return try filter(key: value).fetchOne(db)
-    }
-    cache.lastPrimaryKeyLookup = (type, prepared)
-    return try prepared.fetch(db, value: value)
   }
 
   /// The prepared lookup of this record type, made again if the statement

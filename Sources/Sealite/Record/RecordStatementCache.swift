@@ -208,34 +208,38 @@ final class RecordUpsertStatement {
 }
 
 extension Database {
-  /// The connection's record statements, valid for the schema of this
-  /// access: another connection may have changed the schema since the last
-  /// one, and a cached statement looked up before the first statement runs
-  /// would otherwise carry facts of the old schema (a trigger unseen, another
-  /// primary key).
-  var recordStatements: RecordStatementCache {
+  /// Calls `body` with the connection's record statements, valid for the
+  /// schema of this access: another connection may have changed the schema
+  /// since the last one, and a cached statement looked up before the first
+  /// statement runs would otherwise carry facts of the old schema (a trigger
+  /// unseen, another primary key). Borrowed for `body`, not retained (see ``withState(for:_:)``): every
+  /// record written or looked up asks for it.
+  @inline(__always)
+  func withRecordStatements<Result>(_ body: (RecordStatementCache) throws -> Result) rethrows -> Result {
     validateSchemaFacts()
-    return state(for: RecordStatementCache.self)
+    return try withState(for: RecordStatementCache.self, body)
   }
 
   /// The names of the table's columns, as the schema spells them, read once
   /// per connection until the schema changes.
   func recordColumnNames(_ tableName: String) throws -> Set<String> {
-    let cache = recordStatements
-    if let names = cache.columnNames.value(for: tableName) { return names }
-    let names = Set(try columns(in: tableName).map { $0.name })
-    cache.columnNames.set(names, for: tableName)
-    return names
+    try withRecordStatements { cache in
+      if let names = cache.columnNames.value(for: tableName) { return names }
+      let names = Set(try columns(in: tableName).map { $0.name })
+      cache.columnNames.set(names, for: tableName)
+      return names
+    }
   }
 
   /// Whether the table has triggers, read once per connection until the
   /// schema changes.
   func recordTableHasTriggers(_ tableName: String) throws -> Bool {
-    let cache = recordStatements
-    if let hasTriggers = cache.hasTriggers.value(for: tableName) { return hasTriggers }
-    let hasTriggers = try tableHasTriggers(tableName)
-    cache.hasTriggers.set(hasTriggers, for: tableName)
-    return hasTriggers
+    try withRecordStatements { cache in
+      if let hasTriggers = cache.hasTriggers.value(for: tableName) { return hasTriggers }
+      let hasTriggers = try tableHasTriggers(tableName)
+      cache.hasTriggers.set(hasTriggers, for: tableName)
+      return hasTriggers
+    }
   }
 
   /// Whether `…AndFetch` methods can trust RETURNING for this table.
