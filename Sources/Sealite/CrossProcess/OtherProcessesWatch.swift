@@ -32,6 +32,8 @@ final class OtherProcessesWatch: Sendable {
     var isWAL = false
     /// True while a lock-free read checks that the database still opens.
     var isProbing = false
+    /// True once the connection closes: nothing starts any more.
+    var isStopped = false
   }
 
   /// How long a change without journal entry waits for its entry.
@@ -40,6 +42,9 @@ final class OtherProcessesWatch: Sendable {
   private let state = Locked(State())
   private let writer: WeakReference<SerializedDatabase>
   private let monitor = Locked<FileChangeMonitor?>(nil)
+  /// The lock-free reads in flight (`probeWithoutLocks()`), which `stop()`
+  /// waits for.
+  private let probes = DispatchGroup()
   /// The database file.
   let filePath: String
   /// The reads of observations refreshed by other connections' commits to a
@@ -58,7 +63,10 @@ final class OtherProcessesWatch: Sendable {
   private final class Slot: ConnectionState {
     var watch: OtherProcessesWatch?
     static func make(for db: Database) -> Slot { Slot() }
-    func connectionWillClose() { watch = nil }
+    func connectionWillClose() {
+      watch?.stop()
+      watch = nil
+    }
   }
 
   /// The watch of `db`, if one was started.
@@ -106,6 +114,19 @@ final class OtherProcessesWatch: Sendable {
 
   deinit {
     monitor.value?.stop()
+  }
+
+  /// Stops watching, for good, when the connection closes: the monitor's
+  /// thread ends, and a lock-free read in flight is waited for. Once the
+  /// connection is closed, no thread of the watch still reads the database
+  /// with its key; a process that exits right after (`dbkey watch --count`)
+  /// does not exit in the middle of one, while the C libraries it calls into
+  /// tear down their state at exit. The read checks for the stop between its
+  /// attempts. Runs on the writer's queue, which neither waits for.
+  func stop() {
+    state.withLock { $0.isStopped = true }
+    monitor.value?.stop()
+    probes.wait()
   }
 
   /// The file of an on-disk database, or nil for in-memory ones.
@@ -211,17 +232,24 @@ final class OtherProcessesWatch: Sendable {
   /// this connection's key) as it is in WAL mode.
   private func probeWithoutLocks() {
     let start = state.withLock { state -> Bool in
-      guard !state.isProbing, !state.hasFailed else { return false }
+      guard !state.isProbing, !state.hasFailed, !state.isStopped else { return false }
       state.isProbing = true
+      // Under the lock that `stop()` sets the flag with: a probe it does not
+      // see start never starts.
+      probes.enter()
       return true
     }
     guard start else { return }
-    DispatchQueue.global().async { [weak self] in
-      guard let self else { return }
-      defer { state.withLock { $0.isProbing = false } }
+    DispatchQueue.global().async { [self] in
+      defer {
+        state.withLock { $0.isProbing = false }
+        probes.leave()
+      }
       do {
-        _ = try lockFreeReader.read(isCancelled: { [weak self] in self == nil || self!.writer.value == nil })
-        {
+        _ = try lockFreeReader.read(isCancelled: { [weak self] in
+          guard let self else { return true }
+          return state.withLock { $0.isStopped } || writer.value == nil
+        }) {
           db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master")
         }
       } catch is LockFreeReader.Unavailable {

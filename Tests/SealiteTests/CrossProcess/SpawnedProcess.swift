@@ -209,8 +209,9 @@ final class SpawnedProcess: Sendable {
   }
 
   /// Waits for the process to exit and returns its status; after `timeout`
-  /// seconds, kills it and returns nil.
-  func waitForExit(timeout: TimeInterval = 120) async -> Int32? {
+  /// seconds, returns nil, and first terminates it if `terminating` (else the
+  /// caller can still look at it, and kills it).
+  func waitForExit(timeout: TimeInterval = 120, terminating: Bool = true) async -> Int32? {
     let id = UUID()
     return await withCheckedContinuation { continuation in
       let status: Int32? = state.withLock { state in
@@ -226,10 +227,30 @@ final class SpawnedProcess: Sendable {
       let process = process
       DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
         guard let waiter = state.withLock({ $0.exitWaiters.removeValue(forKey: id) }) else { return }
-        process.terminate()
+        if terminating { process.terminate() }
         waiter.resume(returning: nil)
       }
     }
+  }
+
+  /// What each thread of the running process is doing, as the kernel tells
+  /// (`/proc/PID/task/TID`: its name, the kernel function it waits in, and
+  /// its system call with arguments): where a process that should have exited
+  /// is stuck, for the message of a test that timed out waiting for it.
+  func threadStates() -> String {
+    let task = "/proc/\(process.processIdentifier)/task"
+    guard let threads = try? FileManager.default.contentsOfDirectory(atPath: task) else {
+      return "(no threads: the process is gone)"
+    }
+    func read(_ path: String) -> String {
+      ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "?").trimmingCharacters(
+        in: .whitespacesAndNewlines)
+    }
+    return threads.sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }.map { thread in
+      let path = "\(task)/\(thread)"
+      return
+        "\(thread) \(read(path + "/comm")): wchan \(read(path + "/wchan")), syscall \(read(path + "/syscall"))"
+    }.joined(separator: "; ")
   }
 
   /// Sends `signal` to the process (SIGKILL: it dies at once, wherever it is).

@@ -199,11 +199,15 @@ private enum ReadOnlyDirectory {
 }
 
 /// Waits for `process` to exit and returns its status; after `timeout`
-/// seconds, kills it with SIGKILL and returns nil. (SIGKILL: a process spawned
-/// from a test's thread inherits its signal mask, where SIGTERM may be blocked.)
+/// seconds, records where its threads are, kills it with SIGKILL and returns
+/// nil. (SIGKILL: a process spawned from a test's thread inherits its signal
+/// mask, where SIGTERM may be blocked.)
 private func exitStatus(of process: SpawnedProcess, timeout: TimeInterval) async -> Int32? {
-  let status = await process.waitForExit(timeout: timeout)
-  if status == nil { process.kill() }
+  let status = await process.waitForExit(timeout: timeout, terminating: false)
+  if status == nil {
+    Issue.record("still running after \(timeout) s; its threads: \(process.threadStates())")
+    process.kill()
+  }
   return status
 }
 
