@@ -222,7 +222,7 @@ bench: setup
 	"$$($(SWIFT) build -c release --show-bin-path)/sealite-bench" $(ARGS)
 
 # The counts of sealite-allocations in a release build, the code users run, against
-# Tools/sealite-allocations/release-limits (AllocationCountTests checks the debug build).
+# Tools/release-allocation-limits (AllocationCountTests checks the debug build).
 allocations-release: setup
 	$(SWIFT) build -c release --product sealite-allocations
 	scripts/check-release-allocations "$$($(SWIFT) build -c release --show-bin-path)/sealite-allocations"

@@ -7,7 +7,7 @@ import Testing
 // malloc in its own process only), against limits per operation. Each limit
 // is the count measured when it was set (debug build, as `make test` builds;
 // `make allocations-release` checks the release build against its own
-// limits, in Tools/sealite-allocations/release-limits),
+// limits, in Tools/release-allocation-limits),
 // and a change that allocates more fails here. Where the count is above what
 // the issue aims at, the limit says what it is today and the comment says why.
 // The tool counts the thread that runs the workload, from a warm start, and
