@@ -35,12 +35,7 @@ struct ConnectionStates {
   private var entries: [(type: ObjectIdentifier, state: any ConnectionState)] = []
 
   func state<State: ConnectionState>(_ type: State.Type) -> State? {
-    let id = ObjectIdentifier(type)
-    for entry in entries where entry.type == id {
-      // Stored under the identifier of its own type, by `insert` alone.
-      return unsafeDowncast(entry.state, to: State.self)
-    }
-    return nil
+    unretainedState(type)?.takeUnretainedValue()
   }
 
   /// The state of type `State`, not retained: its entry keeps it alive.
@@ -48,6 +43,7 @@ struct ConnectionStates {
     let id = ObjectIdentifier(type)
     return entries.withUnsafeBufferPointer { entries in
       for index in entries.indices where entries[index].type == id {
+        // Stored under the identifier of its own type, by `insert` alone.
         return Unmanaged.passUnretained(unsafeDowncast(entries[index].state, to: State.self))
       }
       return nil

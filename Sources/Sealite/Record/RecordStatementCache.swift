@@ -212,8 +212,8 @@ extension Database {
   /// schema of this access: another connection may have changed the schema
   /// since the last one, and a cached statement looked up before the first
   /// statement runs would otherwise carry facts of the old schema (a trigger
-  /// unseen, another primary key). Borrowed for `body`, not retained (see ``withState(for:_:)``): every
-  /// record written or looked up asks for it.
+  /// unseen, another primary key). Borrowed for `body`, not retained (see
+  /// ``withState(for:_:)``): every record written or looked up asks for it.
   @inline(__always)
   func withRecordStatements<Result>(_ body: (RecordStatementCache) throws -> Result) rethrows -> Result {
     validateSchemaFacts()
