@@ -22,6 +22,13 @@ final class ItemValuesDecoder: Decoder {
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
+  /// The Item of the statement's current row, built by `Item(from:)`.
+  @inline(__always)
+  func item(_ statement: RawStatement) throws -> Item {
+    load(statement)
+    return try Item(from: self)
+  }
+
   func load(_ statement: RawStatement) {
     id = Int(sqlite3_column_int64(statement.handle, 0))
     name = statement.text(1)
@@ -93,19 +100,13 @@ enum CodableFloor {
   /// The tight loop's `rawFetchAll`, each Item built through `Item(from:)`.
   static func fetchAll(_ connection: RawConnection) throws -> Int {
     let decoder = ItemValuesDecoder()
-    return try FetchWorkloads.collectAll(connection) { statement in
-      decoder.load(statement)
-      return try Item(from: decoder)
-    }
+    return try FetchWorkloads.collectAll(connection) { try decoder.item($0) }
   }
 
   /// The tight loop's `rawCursor`, each Item built through `Item(from:)`.
   static func cursor(_ connection: RawConnection) throws -> Int {
     let decoder = ItemValuesDecoder()
-    return try FetchWorkloads.stepAll(connection) { statement in
-      decoder.load(statement)
-      return try Item(from: decoder)
-    }
+    return try FetchWorkloads.stepAll(connection) { try decoder.item($0) }
   }
 }
 

@@ -7,7 +7,8 @@
 //
 // The raw side prepares `SELECT id, name, score, flag FROM item WHERE id = ?`
 // (or `… WHERE id > ? ORDER BY id LIMIT 10`) once per round and binds, steps,
-// reads and resets it for each id.
+// reads and resets it for each id. Each workload has its Codable floor beside
+// it: the tight loop building each Item through `Item(from:)`.
 
 import CSQLCipher
 import Foundation
@@ -45,20 +46,12 @@ enum LookupWorkload {
               record.item.addTo(&checksum)
             }
             return checksum.value
-          })
+          }),
+        codableFloor("\(context.lookups) lookups") { connection, decoder in
+          try lookUp(ids, connection, lookupSQL) { try decoder.item($0) }
+        },
       ],
-      raw: { connection in
-        var checksum = Checksum()
-        let statement = try connection.prepare(lookupSQL)
-        for id in ids {
-          sqlite3_bind_int64(statement.handle, 1, Int64(id))
-          let code = sqlite3_step(statement.handle)
-          guard code == SQLITE_ROW else { throw connection.error(code, lookupSQL) }
-          statement.item().addTo(&checksum)
-          sqlite3_reset(statement.handle)
-        }
-        return checksum.value
-      },
+      raw: { connection in try lookUp(ids, connection, lookupSQL) { $0.item() } },
       sealite: { db in
         var checksum = Checksum()
         for id in ids {
@@ -90,25 +83,12 @@ enum LookupWorkload {
               }
             }
             return checksum.value
-          })
+          }),
+        codableFloor("\(context.requests) requests") { connection, decoder in
+          try fetchPages(ids, connection, requestSQL) { try decoder.item($0) }
+        },
       ],
-      raw: { connection in
-        var checksum = Checksum()
-        let statement = try connection.prepare(requestSQL)
-        for id in ids {
-          sqlite3_bind_int64(statement.handle, 1, Int64(id))
-          var items: [Item] = []
-          var code = sqlite3_step(statement.handle)
-          while code == SQLITE_ROW {
-            items.append(statement.item())
-            code = sqlite3_step(statement.handle)
-          }
-          guard code == SQLITE_DONE else { throw connection.error(code, requestSQL) }
-          sqlite3_reset(statement.handle)
-          for item in items { item.addTo(&checksum) }
-        }
-        return checksum.value
-      },
+      raw: { connection in try fetchPages(ids, connection, requestSQL) { $0.item() } },
       sealite: { db in
         var checksum = Checksum()
         let id = Column("id")
@@ -119,5 +99,58 @@ enum LookupWorkload {
         }
         return checksum.value
       })
+  }
+
+  /// The Codable floor of a workload: `run` is its tight loop, building each
+  /// Item with the decoder it is given.
+  static func codableFloor(_ what: String, _ run: @escaping (RawConnection, ItemValuesDecoder) throws -> Int)
+    -> FetchWorkloads.Alternative
+  {
+    .init(
+      measure: "Codable floor: tight loop + Item(from:), \(what)",
+      note: "no Sealite: the C loop builds each Item with Item(from:) and a decoder that only hands out the "
+        + "values it read (CodableFloor.swift), the least any Codable lookup or request costs",
+      tight: { connection in try run(connection, ItemValuesDecoder()) })
+  }
+
+  /// Runs `sql` once for each id, adding the Item `read` makes of its one row
+  /// to the checksum.
+  @inline(__always)
+  static func lookUp(
+    _ ids: [Int], _ connection: RawConnection, _ sql: String, _ read: (RawStatement) throws -> Item
+  ) throws -> Int {
+    var checksum = Checksum()
+    let statement = try connection.prepare(sql)
+    for id in ids {
+      sqlite3_bind_int64(statement.handle, 1, Int64(id))
+      let code = sqlite3_step(statement.handle)
+      guard code == SQLITE_ROW else { throw connection.error(code, sql) }
+      try read(statement).addTo(&checksum)
+      sqlite3_reset(statement.handle)
+    }
+    return checksum.value
+  }
+
+  /// Runs `sql` once for each id, collecting the Items `read` makes of its
+  /// rows into an array, then adding them to the checksum.
+  @inline(__always)
+  static func fetchPages(
+    _ ids: [Int], _ connection: RawConnection, _ sql: String, _ read: (RawStatement) throws -> Item
+  ) throws -> Int {
+    var checksum = Checksum()
+    let statement = try connection.prepare(sql)
+    for id in ids {
+      sqlite3_bind_int64(statement.handle, 1, Int64(id))
+      var items: [Item] = []
+      var code = sqlite3_step(statement.handle)
+      while code == SQLITE_ROW {
+        items.append(try read(statement))
+        code = sqlite3_step(statement.handle)
+      }
+      guard code == SQLITE_DONE else { throw connection.error(code, sql) }
+      sqlite3_reset(statement.handle)
+      for item in items { item.addTo(&checksum) }
+    }
+    return checksum.value
   }
 }

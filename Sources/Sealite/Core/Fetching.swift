@@ -1,6 +1,7 @@
 // Fetching rows and values from SQL or from a prepared statement. Every fetch
-// goes through a cursor, so that one mechanism checks arguments, access and
-// errors; `fetchAll`, `fetchOne` and `fetchSet` drain it.
+// steps its statement as a cursor does, so that one mechanism checks
+// arguments, access and errors; `fetchOne` and `fetchSet` drain a cursor, and
+// `fetchAll` of plain rows steps the statement without a cursor object.
 
 extension Row {
   /// A cursor over the rows of a prepared statement.
@@ -16,7 +17,10 @@ extension Row {
   public static func fetchAll(
     _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
   ) throws -> [Row] {
-    try collectAll(fetchCursor(statement, arguments: arguments, adapter: adapter))
+    if let adapter { return try collectAll(fetchCursor(statement, arguments: arguments, adapter: adapter)) }
+    let db = try statement.requireDatabase()
+    if let arguments { try statement.setArguments(arguments) }
+    return try collectAll(statement, in: db)
   }
 
   /// The rows of `cursor`, each copied.
@@ -24,6 +28,18 @@ extension Row {
     var rows: [Row] = []
     var copier = RowCopier()
     while let row = try cursor.next() { rows.append(copier.copy(row)) }
+    return rows
+  }
+
+  /// The rows of a run of `statement`, each copied, without a cursor object
+  /// (see `Statement.forEachStep`).
+  static func collectAll(_ statement: Statement, in db: Database, restriction: RowIDRestriction? = nil) throws
+    -> [Row]
+  {
+    var rows: [Row] = []
+    var copier = RowCopier()
+    let row = Row(statement: statement)
+    try statement.forEachStep(in: db, restriction: restriction) { rows.append(copier.copy(row)) }
     return rows
   }
 

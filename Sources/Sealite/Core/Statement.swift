@@ -235,12 +235,18 @@ public final class Statement {
     try run(isReset: true)
   }
 
-  /// Steps the statement, with the arguments already bound, until it is done.
-  /// `isReset` when binding the arguments just reset it.
-  private func run(isReset: Bool = false) throws {
+  /// The database of the statement; a misuse error once it is closed.
+  func requireDatabase() throws -> Database {
     guard let database else {
       throw DatabaseError.misuse("the database of this statement is closed", sql: sql)
     }
+    return database
+  }
+
+  /// Steps the statement, with the arguments already bound, until it is done.
+  /// `isReset` when binding the arguments just reset it.
+  private func run(isReset: Bool = false) throws {
+    let database = try requireDatabase()
     let context = try database.willExecute(self)
     if !isReset { sqlite3_reset(sqliteStatement) }
     while true {

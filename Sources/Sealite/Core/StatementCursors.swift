@@ -21,9 +21,7 @@ final class StatementStepper {
   private let executionContext: AnyObject?
 
   init(statement: Statement, arguments: StatementArguments?, restriction: RowIDRestriction? = nil) throws {
-    guard let database = statement.database else {
-      throw DatabaseError.misuse("the database of this statement is closed", sql: statement.sql)
-    }
+    let database = try statement.requireDatabase()
     if let arguments {
       try statement.setArguments(arguments)
     } else {

@@ -77,7 +77,9 @@ public struct PreparedRequest {
 
   /// All rows, adapted, with to-many associations attached.
   func fetchRows(_ db: Database) throws -> [Row] {
-    let rows = try Row.collectAll(rowCursor())
+    let rows =
+      try adapter == nil
+      ? Row.collectAll(statement, in: db, restriction: restriction) : Row.collectAll(rowCursor())
     try supplementaryFetch?(db, rows, nil)
     return rows
   }

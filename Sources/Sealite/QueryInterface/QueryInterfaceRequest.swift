@@ -29,9 +29,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   private static func makePreparedRequest(_ db: Database, _ relation: SQLRelation, singleResult: Bool) throws
     -> PreparedRequest
   {
-    let (sql, arguments) = try relation.cachedSelectSQL(db, singleResult: singleResult)
     // The cached statement, unless a cursor is iterating it.
-    let usable = try db.fetchStatement(sql: sql)
+    let (usable, arguments) = try relation.cachedSelectStatement(db, singleResult: singleResult)
     try usable.setArguments(arguments)
     return PreparedRequest(
       statement: usable, supplementaryFetch: Self.supplementaryFetch(of: relation),

@@ -8,54 +8,87 @@
 final class RequestSQLCache: ConnectionState {
   /// SELECTs by shape key. A loop running one request shape again and again
   /// compares its key with the last one instead of hashing it.
-  @exclusivity(unchecked) private var sqlByShape = LastHitDictionary<RequestShapeKey, String>()
+  @exclusivity(unchecked) private var selectByShape = LastHitDictionary<RequestShapeKey, CachedSelect>()
   /// Shapes kept at most: a program that builds ever new shapes (an `IN`
   /// list of every length) starts again from empty.
   static let capacity = 512
 
   static func make(for db: Database) -> RequestSQLCache { RequestSQLCache() }
 
-  func schemaDidChange() { sqlByShape.removeAll() }
+  func schemaDidChange() { selectByShape.removeAll() }
 
   /// The SELECT of a shape that ran before.
-  func sql(for key: RequestShapeKey) -> String? { sqlByShape.value(for: key) }
+  func select(for key: RequestShapeKey) -> CachedSelect? { selectByShape.value(for: key) }
 
-  func store(_ sql: String, for key: RequestShapeKey) {
-    if sqlByShape.count >= RequestSQLCache.capacity { sqlByShape.removeAll() }
-    sqlByShape.set(sql, for: key)
+  func store(_ select: CachedSelect, for key: RequestShapeKey) {
+    if selectByShape.count >= RequestSQLCache.capacity { selectByShape.removeAll() }
+    selectByShape.set(select, for: key)
+  }
+}
+
+/// The SELECT of one request shape, and the statement of its last run: the
+/// next request of the shape runs that statement again without hashing its
+/// SQL to find it in the statement cache, as long as the cache keeps it and
+/// no cursor iterates it (see `Database.isIdleCachedStatement`).
+final class CachedSelect {
+  let sql: String
+  private var statement: Statement?
+  /// The generation of the statement cache `statement` was fetched at.
+  private var statementGeneration = 0
+
+  init(sql: String) {
+    self.sql = sql
+  }
+
+  /// The statement of the SQL, as `Database.fetchStatement(sql:)` gives it.
+  func fetchStatement(_ db: Database) throws -> Statement {
+    if let statement, db.isIdleCachedStatement(statement, generation: statementGeneration) {
+      return statement
+    }
+    let fetched = try db.fetchStatement(sql: sql)
+    // Kept even when prepared apart, because a cursor iterates the cached
+    // one: like the cached statements, it is let go whenever the statement
+    // cache changes (a schema change empties it).
+    statement = fetched
+    statementGeneration = db.statementCacheGeneration
+    return fetched
   }
 }
 
 extension SQLRelation {
-  /// The SELECT of this resolved relation and its arguments: from the cache
-  /// of the connection when a request of the same shape ran before.
-  func cachedSelectSQL(_ db: Database, singleResult: Bool) throws -> (
-    sql: String, arguments: StatementArguments
+  /// The statement of this resolved relation's SELECT, as
+  /// `Database.fetchStatement(sql:)` gives it, and its arguments: from the
+  /// cache of the connection when a request of the same shape ran before.
+  func cachedSelectStatement(_ db: Database, singleResult: Bool) throws -> (
+    statement: Statement, arguments: StatementArguments
   ) {
     guard let shape = RequestShape(self, singleResult: singleResult) else {
-      return try renderedSelectSQL(db, singleResult: singleResult)
+      let rendered = try renderedSelectSQL(db, singleResult: singleResult)
+      return (try db.fetchStatement(sql: rendered.sql), rendered.arguments)
     }
     db.validateSchemaFacts()
     // Borrowed, not retained (see withState(for:_:)).
     return try db.withState(for: RequestSQLCache.self) { cache in
-      if let sql = cache.sql(for: shape.key) {
+      if let select = cache.select(for: shape.key) {
         var arguments = StatementArguments()
         arguments.values = shape.values
         assert(
           {
             let rendered = try? renderedSelectSQL(db, singleResult: singleResult)
-            return rendered?.sql == sql && rendered?.arguments.values == shape.values
+            return rendered?.sql == select.sql && rendered?.arguments.values == shape.values
           }(), "a request shape has the SQL and the values of its rendering")
-        return (sql, arguments)
+        return (try select.fetchStatement(db), arguments)
       }
       let rendered = try renderedSelectSQL(db, singleResult: singleResult)
       // The shape lists its values in the order of the text: if ever it did
       // not for some shape, that shape is rendered each time, not cached.
       assert(rendered.arguments.values == shape.values, "a request shape lists its values in binding order")
-      if rendered.arguments.values == shape.values && rendered.arguments.namedValues.isEmpty {
-        cache.store(rendered.sql, for: shape.key)
+      guard rendered.arguments.values == shape.values && rendered.arguments.namedValues.isEmpty else {
+        return (try db.fetchStatement(sql: rendered.sql), rendered.arguments)
       }
-      return rendered
+      let select = CachedSelect(sql: rendered.sql)
+      cache.store(select, for: shape.key)
+      return (try select.fetchStatement(db), rendered.arguments)
     }
   }
 

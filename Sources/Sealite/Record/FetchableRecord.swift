@@ -153,6 +153,21 @@ extension Statement {
   }
 }
 
+extension Statement {
+  /// Runs the statement and hands `body` each row decoded as a `Record`, with
+  /// the decoding the statement keeps for that type; see `forEachStep`.
+  func forEachRecord<Record: FetchableRecord>(
+    of type: Record.Type, in db: Database, restriction: RowIDRestriction?, _ body: (Record) throws -> Void
+  ) throws {
+    let decoding = recordDecoding(of: Record.self)
+    let row = Row(statement: self)
+    decoding.reuse?.attach(to: row)
+    // The statement keeps its decoding, and the row keeps the statement.
+    defer { decoding.reuse?.detach() }
+    try forEachStep(in: db, restriction: restriction) { try body(decoding.decode(row)) }
+  }
+}
+
 extension FetchableRecord where Self: Decodable {
   /// A closure that decodes `Record` (which is `Self`) with its `init(row:)`,
   /// lending it the decoder of `reuse`; once the default `init(row:)` took
@@ -192,7 +207,21 @@ extension FetchableRecord {
   public static func fetchAll(
     _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
   ) throws -> [Self] {
-    try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
+    if let adapter { return try Array(fetchCursor(statement, arguments: arguments, adapter: adapter)) }
+    var records: [Self] = []
+    try _forEachRecord(of: statement, arguments: arguments) { records.append($0) }
+    return records
+  }
+
+  /// Runs `statement` with `arguments` (or those bound already) and hands
+  /// each decoded record to `body`, without a cursor object.
+  @usableFromInline
+  static func _forEachRecord(
+    of statement: Statement, arguments: StatementArguments?, _ body: (Self) throws -> Void
+  ) throws {
+    let db = try statement.requireDatabase()
+    if let arguments { try statement.setArguments(arguments) }
+    try statement.forEachRecord(of: Self.self, in: db, restriction: nil, body)
   }
 
   /// The first record decoded from a prepared statement.
@@ -250,36 +279,40 @@ extension FetchableRecord {
   @inlinable
   public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
     var records: [Self] = []
-    if let (cursor, capacity) = try _cursorForFetchAll(db, request, orCollectInto: &records) {
-      // Here, where the array's type is known: the generic function would
-      // look up the metadata of [Self] in the runtime's cache on each call.
-      records.reserveCapacity(capacity)
-      while let record = try cursor.next() { records.append(record) }
-    }
+    // Here, where the array's type is known: the generic function would
+    // look up the metadata of [Self] in the runtime's cache on each call.
+    try _forEachRecord(
+      db, request, reservingCapacity: { records.reserveCapacity($0) }, body: { records.append($0) })
     return records
   }
 
-  /// A cursor over the records of `request`, and the number of records to
-  /// make room for; or nil once the records of a request that a cursor can not
-  /// iterate (included to-many associations, adapted rows) are in `records`.
+  /// Decodes the records of `request` and hands each to `body`, after giving
+  /// `reserve` the number of records to make room for. No cursor object: a
+  /// small request spent more on allocating and freeing its cursor, row
+  /// cursor and stepper than on stepping its rows.
   @usableFromInline
-  static func _cursorForFetchAll(
-    _ db: Database, _ request: some FetchRequest, orCollectInto records: inout [Self]
-  ) throws -> (RecordCursor<Self>, Int)? {
+  static func _forEachRecord(
+    _ db: Database, _ request: some FetchRequest, reservingCapacity reserve: (Int) -> Void,
+    body: (Self) throws -> Void
+  ) throws {
     let prepared = try request.makePreparedRequest(db, forSingleResult: false)
     if prepared.supplementaryFetch != nil || prepared.adapter != nil {
-      records = try collect(prepared, db)
-      return nil
+      try collect(prepared, db, body)
+      return
     }
-    let cursor = try RecordCursor<Self>(statement: prepared.statement, restriction: prepared.restriction)
-    return (cursor, prepared.expectedRowCapacity)
+    reserve(prepared.expectedRowCapacity)
+    try prepared.statement.forEachRecord(of: Self.self, in: db, restriction: prepared.restriction, body)
   }
 
-  /// Apart, so that only these requests pay for the metadata of [Self]: the
-  /// compiler fetches a function's metadata on entry, whatever the branch.
+  /// The records of a request that a plain run of its statement can not
+  /// decode (included to-many associations, adapted rows). Apart, so that
+  /// only these requests pay for the metadata of [Row]: the compiler fetches
+  /// a function's metadata on entry, whatever the branch.
   @inline(never)
-  private static func collect(_ prepared: PreparedRequest, _ db: Database) throws -> [Self] {
-    try prepared.fetchRows(db).map { try Self(row: $0) }
+  private static func collect(_ prepared: PreparedRequest, _ db: Database, _ body: (Self) throws -> Void)
+    throws
+  {
+    for row in try prepared.fetchRows(db) { try body(Self(row: row)) }
   }
 
   /// The first record decoded from a request.
