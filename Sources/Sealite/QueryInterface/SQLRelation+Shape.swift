@@ -1,3 +1,5 @@
+import Foundation
+
 /// The shape of a request: its SQL text with every bound value left out, as
 /// a key, and the values in the order the SQL binds them. Two requests of the
 /// same shape have the same SQL (for the same schema), so the SQL of a shape
@@ -72,7 +74,14 @@ struct RequestShape {
     key.bytes.append(UInt8(ascii: tag))
     var name = name
     name.withUTF8 { utf8 in
-      withUnsafeBytes(of: UInt32(utf8.count).littleEndian) { key.bytes.append(contentsOf: $0) }
+      // The length in one byte: names are short. A longer one is marked by
+      // 255 and its full length, so that no two names share a key.
+      if utf8.count < 255 {
+        key.bytes.append(UInt8(truncatingIfNeeded: utf8.count))
+      } else {
+        key.bytes.append(255)
+        withUnsafeBytes(of: UInt64(utf8.count).littleEndian) { key.bytes.append(contentsOf: $0) }
+      }
       key.bytes.append(contentsOf: utf8)
     }
   }
@@ -162,5 +171,17 @@ struct RequestShapeKey: Hashable {
 
   func hash(into hasher: inout Hasher) {
     bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+  }
+
+  /// Compared as one block of bytes: a loop of requests of one shape
+  /// compares each key with the last one (see `LastHitDictionary`), which
+  /// Array's element by element comparison made several times slower.
+  static func == (lhs: RequestShapeKey, rhs: RequestShapeKey) -> Bool {
+    lhs.bytes.withUnsafeBytes { left in
+      rhs.bytes.withUnsafeBytes { right in
+        left.count == right.count
+          && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+      }
+    }
   }
 }

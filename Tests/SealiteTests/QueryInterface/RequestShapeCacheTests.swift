@@ -97,6 +97,35 @@ struct RequestShapeCacheTests {
     }
   }
 
+  @Test("Requests that differ only by a long name, or where a long name ends, get their own SQL")
+  func longNames() throws {
+    let dbQueue = try DatabaseQueue()
+    // Names of 254, 255 and 300 bytes: around the length a shape key
+    // writes in one byte, and past it. "ab" + long and "abl" + ong split the
+    // same text differently between the table and the column.
+    let names = [254, 255, 300].map { String(repeating: "n", count: $0) }
+    try dbQueue.write { (db: Database) throws in
+      for (offset, name) in names.enumerated() {
+        try db.execute(sql: "CREATE TABLE t\(offset) (id INTEGER PRIMARY KEY, \(name) INTEGER)")
+        try db.execute(sql: "INSERT INTO t\(offset) VALUES (1, \(offset))")
+      }
+      try db.execute(sql: "CREATE TABLE ab (id INTEGER PRIMARY KEY, \("l" + names[2]) INTEGER)")
+      try db.execute(sql: "CREATE TABLE abl (id INTEGER PRIMARY KEY, \(names[2]) INTEGER)")
+      try db.execute(sql: "INSERT INTO ab VALUES (1, 10)")
+      try db.execute(sql: "INSERT INTO abl VALUES (1, 20)")
+    }
+    try dbQueue.read { (db: Database) throws in
+      for _ in 0..<2 {
+        for (offset, name) in names.enumerated() {
+          let row = try Table("t\(offset)").select(Column(name)).filter(Column(name) >= 0).fetchOne(db)
+          #expect(row?[0] == offset)
+        }
+        #expect(try Table("ab").select(Column("l" + names[2])).fetchOne(db)?[0] == 10)
+        #expect(try Table("abl").select(Column(names[2])).fetchOne(db)?[0] == 20)
+      }
+    }
+  }
+
   @Test("A request reversed without ordering follows the primary key after a schema change")
   func schemaChange() throws {
     let dbQueue = try makeQueue()
