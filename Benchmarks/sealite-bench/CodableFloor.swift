@@ -181,8 +181,16 @@ final class ItemBindingEncoder: Encoder {
 }
 
 extension CodableFloor {
-  /// The tight loop's insert, each Item bound through `Item.encode(to:)`.
-  static func insert(_ items: [Item], into statement: RawStatement) throws {
+  /// The UPDATE of the update floor: its parameters numbered in the order
+  /// `encode(to:)` hands out an Item's values.
+  static let updateSQL = "UPDATE item SET name = ?2, score = ?3, flag = ?4 WHERE id = ?1"
+
+  /// Binds each item to the parameters of `statement` through
+  /// `Item.encode(to:)` and runs it: the tight loop's insert, or, given the
+  /// `connection` of an update, its update, each of which must change a row.
+  static func write(_ items: [Item], with statement: RawStatement, updating connection: RawConnection? = nil)
+    throws
+  {
     let encoder = ItemBindingEncoder()
     encoder.statement = statement
     for item in items {
@@ -190,7 +198,8 @@ extension CodableFloor {
       try item.encode(to: encoder)
       let code = sqlite3_step(statement.handle)
       sqlite3_reset(statement.handle)
-      guard code == SQLITE_DONE else { throw BenchError("insert failed with code \(code)") }
+      guard code == SQLITE_DONE else { throw BenchError("a write failed with code \(code)") }
+      if let connection, sqlite3_changes(connection.handle) != 1 { throw BenchError("no row \(item.id)") }
     }
   }
 }

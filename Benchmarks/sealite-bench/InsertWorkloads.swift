@@ -87,7 +87,7 @@ enum InsertWorkloads {
           }
         },
         rawSide(context, items, tight: true, side: "tight (Codable floor)") { items, statement in
-          try CodableFloor.insert(items, into: statement)
+          try CodableFloor.write(items, with: statement)
         },
       ])
     func row(_ measure: String, _ index: Int, target: Double? = nil, note: String? = nil) -> ResultRow {

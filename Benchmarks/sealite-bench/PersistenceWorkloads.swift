@@ -20,6 +20,8 @@
 // database of its own: upsertAndFetch returning an init(row:) record (no
 // Codable decoding), and the update through one reused statement whose
 // values bind themselves (no Codable encoding, no persistence container).
+// The update and the save have their Codable floor beside them: the tight
+// loop binding each Item through `encode(to:)`.
 
 import CSQLCipher
 import Foundation
@@ -120,7 +122,8 @@ enum PersistenceWorkloads {
               guard db.changesCount == 1 else { throw BenchError("no row \(item.id)") }
             }
             return 0
-          })
+          }),
+        updateFloor(items, context),
       ],
       raw: { connection in try rawUpdate(connection, items) },
       sealite: { db in
@@ -133,6 +136,7 @@ enum PersistenceWorkloads {
     let items = items(context)
     return try run(
       "save", "save \(context.rows) Codable records over existing rows (record.save)", context,
+      alternatives: [updateFloor(items, context)],
       raw: { connection in try rawUpdate(connection, items) },
       sealite: { db in
         for item in items { try item.save(db) }
@@ -156,11 +160,28 @@ enum PersistenceWorkloads {
     return 0
   }
 
-  /// A faster way to do the same work with Sealite, measured beside it.
+  /// The Codable floor of an update (and of a save, which updates a row
+  /// that exists): the tight loop binding each Item through `encode(to:)`, in
+  /// the order it encodes its values (`?1` is the id).
+  private static func updateFloor(_ items: [Item], _ context: BenchContext) -> Alternative {
+    Alternative(
+      measure: "Codable floor: tight loop + item.encode(to:), \(context.rows) updates",
+      note: "no Sealite: the C loop binds each Item through item.encode(to:) and an encoder that only binds "
+        + "the values in order (CodableFloor.swift), the least any Codable update costs",
+      tight: { connection in
+        try CodableFloor.write(items, with: connection.prepare(CodableFloor.updateSQL), updating: connection)
+        return 0
+      })
+  }
+
+  /// Another way to do the same work, measured beside it: a faster Sealite
+  /// API, or the tight loop doing more (a floor).
   struct Alternative {
     var measure: String
     var note: String
-    var sealite: (Database) throws -> Int
+    var sealite: ((Database) throws -> Int)?
+    /// Runs on a tight connection to a database of its own.
+    var tight: ((RawConnection) throws -> Int)?
   }
 
   private static func run(
@@ -186,13 +207,15 @@ enum PersistenceWorkloads {
     }
     let tightPath = try context.populatedDatabase("\(workload)-tight", count: context.rows)
     defer { context.remove(tightPath) }
-    func side(_ name: String, _ path: String, tight: Bool) throws -> Side {
+    func side(
+      _ name: String, _ path: String, tight: Bool, _ body: @escaping (RawConnection) throws -> Int = raw
+    ) throws -> Side {
       let connection = try context.rawConnection(path, tight: tight)
       return Side(name: name) {
         var checksum = 0
         let milliseconds = try timed {
           try connection.execute("BEGIN IMMEDIATE TRANSACTION")
-          checksum = try raw(connection)
+          checksum = try body(connection)
           try connection.execute("COMMIT TRANSACTION")
         }
         return (milliseconds, checksum &+ (try InsertWorkloads.contentChecksum(context, path)))
@@ -209,27 +232,31 @@ enum PersistenceWorkloads {
         return (milliseconds, checksum &+ (try InsertWorkloads.contentChecksum(context, dbQueue.path)))
       }
     }
-    // Each alternative writes a database of its own, named after its side
-    // for SEALITE_BENCH_SIDE.
-    let alternativeQueues = try alternatives.indices.map { offset in
-      try DatabaseQueue(
-        path: context.populatedDatabase("\(workload)-alternative-\(offset)", count: context.rows),
-        configuration: context.configuration())
+    // Each alternative writes a database of its own, and its side is named
+    // after where it runs, for SEALITE_BENCH_SIDE.
+    let alternativePaths = try alternatives.indices.map { offset in
+      try context.populatedDatabase("\(workload)-alternative-\(offset)", count: context.rows)
     }
+    var alternativeQueues: [DatabaseQueue] = []
     defer {
-      for queue in alternativeQueues {
-        try? queue.close()
-        context.remove(queue.path)
+      for queue in alternativeQueues { try? queue.close() }
+      for path in alternativePaths { context.remove(path) }
+    }
+    var alternativeSides: [Side] = []
+    for (alternative, path) in zip(alternatives, alternativePaths) {
+      if let tight = alternative.tight {
+        alternativeSides.append(try side("tight (\(alternative.measure))", path, tight: true, tight))
+      } else if let body = alternative.sealite {
+        let queue = try DatabaseQueue(path: path, configuration: context.configuration())
+        alternativeQueues.append(queue)
+        alternativeSides.append(sealiteSide("Sealite (\(alternative.measure))", queue, body))
       }
     }
     let sides =
       try [
         side("raw", rawPath, tight: false), side("tight", tightPath, tight: true),
         sealiteSide("Sealite", dbQueue, sealite),
-      ]
-      + zip(alternatives, alternativeQueues).map { alternative, queue in
-        sealiteSide("Sealite (\(alternative.measure))", queue, alternative.sealite)
-      }
+      ] + alternativeSides
     let times = try compare(workload, rounds: context.rounds, sides: sides)
     let comparison = Comparison(raw: times[0], tight: times[1], sealite: times[2])
     progress(workload, comparison, rounds: context.rounds)
