@@ -204,6 +204,27 @@ extension CodableFloor {
   }
 }
 
+extension CodableFloor {
+  /// Binds each item to the parameters of an upsert RETURNING the four
+  /// columns through `Item.encode(to:)`, runs it to its row, and builds the
+  /// returned Item through `Item(from:)`: the tight loop's upsertAndFetch.
+  static func upsertAndFetch(_ items: [Item], with statement: RawStatement) throws -> Int {
+    let encoder = ItemBindingEncoder()
+    encoder.statement = statement
+    let decoder = ItemValuesDecoder()
+    var checksum = Checksum()
+    for item in items {
+      encoder.parameter = 1
+      try item.encode(to: encoder)
+      let code = sqlite3_step(statement.handle)
+      guard code == SQLITE_ROW else { throw BenchError("an upsert returned no row (code \(code))") }
+      try decoder.item(statement).addTo(&checksum)
+      sqlite3_reset(statement.handle)
+    }
+    return checksum.value
+  }
+}
+
 /// The keyed container a floor's coder handed out last, by key type: the
 /// bench's copy of Sealite's internal `KeptKeyedContainer`, which it can not
 /// import. The container refers to its coder: a cycle, for the bench's life.

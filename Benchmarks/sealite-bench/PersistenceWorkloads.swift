@@ -20,8 +20,9 @@
 // database of its own: upsertAndFetch returning an init(row:) record (no
 // Codable decoding), and the update through one reused statement whose
 // values bind themselves (no Codable encoding, no persistence container).
-// The update and the save have their Codable floor beside them: the tight
-// loop binding each Item through `encode(to:)`.
+// The update, the save and upsertAndFetch have their Codable floor beside
+// them: the tight loop binding each Item through `encode(to:)` (and building
+// the returned one through `Item(from:)`).
 
 import CSQLCipher
 import Foundation
@@ -32,6 +33,7 @@ enum PersistenceWorkloads {
     insertItemSQL
     + " ON CONFLICT DO UPDATE SET name = excluded.name, score = excluded.score, flag = excluded.flag"
   static let updateSQL = "UPDATE item SET name = ?, score = ?, flag = ? WHERE id = ?"
+  static let upsertAndFetchSQL = upsertSQL + " RETURNING id, name, score, flag"
 
   /// The items written each round: the stored ones, with other values.
   static func items(_ context: BenchContext) -> [Item] {
@@ -78,10 +80,17 @@ enum PersistenceWorkloads {
               try item.upsertAndFetch(db, as: RowInitializedItem.self).item.addTo(&checksum)
             }
             return checksum.value
-          })
+          }),
+        Alternative(
+          measure: "Codable floor: tight loop + item.encode(to:) + Item(from:), \(context.rows) upserts",
+          note: "no Sealite: the C loop binds each Item through item.encode(to:) and builds the returned one "
+            + "with Item(from:) (CodableFloor.swift), the least any Codable upsertAndFetch costs",
+          tight: { connection in
+            try CodableFloor.upsertAndFetch(items, with: connection.prepare(upsertAndFetchSQL))
+          }),
       ],
       raw: { connection in
-        let statement = try connection.prepare(upsertSQL + " RETURNING id, name, score, flag")
+        let statement = try connection.prepare(upsertAndFetchSQL)
         var checksum = Checksum()
         for item in items {
           statement.bind(item)
