@@ -197,18 +197,6 @@ enum FetchWorkloads {
     return checksum.value
   }
 
-  /// Another way to do the work of a row, timed in the same rounds: another
-  /// Sealite API, or the tight loop doing more (the Codable floor). Its row
-  /// shows it in the Sealite column, against the same raw and tight times, and
-  /// has no target.
-  struct Alternative {
-    var measure: String
-    var note: String?
-    var sealite: ((Database) throws -> Int)?
-    /// Runs on the tight loop's connection.
-    var tight: ((RawConnection) throws -> Int)?
-  }
-
   /// Times `raw` in a raw read transaction and `sealite` in `DatabaseQueue.read`.
   static func run(
     _ workload: String, _ measure: String, _ context: BenchContext, _ path: String, target: Double?,

@@ -3,6 +3,7 @@
 
 import Dispatch
 import Foundation
+import Sealite
 
 /// Monotonic time in milliseconds.
 func nowMilliseconds() -> Double {
@@ -37,6 +38,19 @@ func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
 struct Side {
   var name: String
   var round: () throws -> (milliseconds: Double, checksum: Int)
+}
+
+/// Another way to do a workload's work, timed in the same rounds: another
+/// Sealite API, or the tight loop doing more (a floor). Its row shows it in
+/// the Sealite column, against the same raw and tight times, and has no
+/// target. Exactly one of `sealite` and `tight` is given.
+struct Alternative {
+  var measure: String
+  var note: String?
+  var sealite: ((Database) throws -> Int)?
+  /// Runs on a tight connection: the workload's own for a read, one to a
+  /// database of its own for a write.
+  var tight: ((RawConnection) throws -> Int)?
 }
 
 /// The times of the sides of a comparison.

@@ -104,7 +104,7 @@ enum LookupWorkload {
   /// The Codable floor of a workload: `run` is its tight loop, building each
   /// Item with the decoder it is given.
   static func codableFloor(_ what: String, _ run: @escaping (RawConnection, ItemValuesDecoder) throws -> Int)
-    -> FetchWorkloads.Alternative
+    -> Alternative
   {
     .init(
       measure: "Codable floor: tight loop + Item(from:), \(what)",

@@ -183,16 +183,6 @@ enum PersistenceWorkloads {
       })
   }
 
-  /// Another way to do the same work, measured beside it: a faster Sealite
-  /// API, or the tight loop doing more (a floor).
-  struct Alternative {
-    var measure: String
-    var note: String
-    var sealite: ((Database) throws -> Int)?
-    /// Runs on a tight connection to a database of its own.
-    var tight: ((RawConnection) throws -> Int)?
-  }
-
   private static func run(
     _ workload: String, _ measure: String, _ context: BenchContext, alternatives: [Alternative] = [],
     raw: @escaping (RawConnection) throws -> Int, sealite: @escaping (Database) throws -> Int

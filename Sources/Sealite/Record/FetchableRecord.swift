@@ -297,22 +297,13 @@ extension FetchableRecord {
   ) throws {
     let prepared = try request.makePreparedRequest(db, forSingleResult: false)
     if prepared.supplementaryFetch != nil || prepared.adapter != nil {
-      try collect(prepared, db, body)
+      // Included to-many associations and adapted rows: a plain run of the
+      // statement can not decode them.
+      for row in try prepared.fetchRows(db) { try body(Self(row: row)) }
       return
     }
     reserve(prepared.expectedRowCapacity)
     try prepared.statement.forEachRecord(of: Self.self, in: db, restriction: prepared.restriction, body)
-  }
-
-  /// The records of a request that a plain run of its statement can not
-  /// decode (included to-many associations, adapted rows). Apart, so that
-  /// only these requests pay for the metadata of [Row]: the compiler fetches
-  /// a function's metadata on entry, whatever the branch.
-  @inline(never)
-  private static func collect(_ prepared: PreparedRequest, _ db: Database, _ body: (Self) throws -> Void)
-    throws
-  {
-    for row in try prepared.fetchRows(db) { try body(Self(row: row)) }
   }
 
   /// The first record decoded from a request.
