@@ -108,6 +108,12 @@ let countedWorkloads: [Workload] = [
       guard try Item.fetchOne(db, key: id) != nil else { preconditionFailure("no item \(id)") }
     }
   },
+  Workload(name: "request-fetch-one", writes: false) { db, _, count in
+    let id = Column("id")
+    for value in 1...count {
+      guard try Item.filter(id == value).fetchOne(db) != nil else { preconditionFailure("no item \(value)") }
+    }
+  },
   Workload(name: "small-request", writes: false) { db, _, count in
     let id = Column("id")
     for value in 1...count {
@@ -141,14 +147,22 @@ let countedWorkloads: [Workload] = [
       try Item(id: id, name: "upserted", score: 2.5).upsert(db)
     }
   },
+  // The returned row decoded as a Codable record, each time from a new row.
+  Workload(name: "record-upsert-and-fetch", writes: false) { db, _, count in
+    for id in 1...count {
+      let stored = try Item(id: id, name: "fetched", score: 4.5).upsertAndFetch(db)
+      precondition(stored.id == id)
+    }
+  },
 ]
 
 /// The workloads whose retains and releases are counted too, as
 /// `NAME-references`: the paths that run once per row or record.
 let referenceCountedWorkloads: Set = [
-  "row-cursor-step", "record-cursor-step", "primary-key-lookup", "small-request", "statement-insert",
+  "row-cursor-step", "record-cursor-step", "primary-key-lookup", "request-fetch-one", "small-request",
+  "statement-insert",
   "record-insert",
-  "record-update", "record-save", "record-upsert",
+  "record-update", "record-save", "record-upsert", "record-upsert-and-fetch",
 ]
 
 let workloads =

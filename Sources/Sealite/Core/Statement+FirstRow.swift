@@ -12,31 +12,40 @@ extension Statement {
   /// must be bound already. A caller that runs the statement again and again
   /// gives the row of an earlier run as `reusing` (a `Row(statement:)` of this
   /// statement): it reads the new run, and whatever the caller keeps about
-  /// that row object stays valid.
+  /// that row object stays valid. `isReset` when binding the arguments just
+  /// reset the statement (see `withFirstStep`).
   @inline(__always)
   func withFirstRow<T>(
-    in db: Database, restriction: RowIDRestriction? = nil, reusing row: Row? = nil, _ body: (Row) throws -> T
+    in db: Database, restriction: RowIDRestriction? = nil, reusing row: Row? = nil, isReset: Bool = false,
+    _ body: (Row) throws -> T
   ) throws -> T? {
     assert(
       row.map { $0.statement === self && $0._sqliteStatement != nil } ?? true,
       "a reused row reads this statement")
-    return try withFirstStep(in: db, restriction: restriction) { _ in try body(row ?? Row(statement: self)) }
+    return try withFirstStep(in: db, restriction: restriction, isReset: isReset) { _ in
+      try body(row ?? Row(statement: self))
+    }
   }
 
   /// Runs the statement up to its first row, hands its SQLite statement to
   /// `body` to read that row with the C API, and ends the run; nil when the
   /// statement has no row. For a caller that reads a column or two (the
   /// rowid an upsert returns), without the row object of `withFirstRow`.
+  ///
+  /// `isReset` when the caller bound the arguments just before
+  /// (``setArgument(_:)``, `bindInOrder`), which reset the statement: it is
+  /// not reset a second time. Otherwise the run starts with a reset, in case
+  /// the statement was left in the middle of a run through the C API.
   @inline(__always)
   func withFirstStep<T>(
-    in db: Database, restriction: RowIDRestriction? = nil,
+    in db: Database, restriction: RowIDRestriction? = nil, isReset: Bool = false,
     _ body: (_ sqliteStatement: SQLiteStatement) throws -> T
   ) throws -> T? {
     // The flag read here, not in the call: a debug build retains `self`
     // around a call (the allocation tests count those).
     if !argumentsWereGiven { try checkArgumentsWereGiven() }
     let context = try db.willExecute(self, restriction: restriction)
-    sqlite3_reset(sqliteStatement)
+    if !isReset { sqlite3_reset(sqliteStatement) }
     let database = Unmanaged.passUnretained(db)
     guard try step(in: database, context: context) else { return nil }
     defer { endRunEarly(in: database, context: context) }

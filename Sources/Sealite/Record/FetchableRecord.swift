@@ -159,12 +159,35 @@ extension Statement {
   func forEachRecord<Record: FetchableRecord>(
     of type: Record.Type, in db: Database, restriction: RowIDRestriction?, _ body: (Record) throws -> Void
   ) throws {
+    try withKeptDecoding(of: Record.self) { decoding, row in
+      try forEachStep(in: db, restriction: restriction) { try body(decoding.decode(row)) }
+    }
+  }
+
+  /// Runs the statement to its first row and decodes it as a `Record`, with
+  /// the decoding the statement keeps for that type: a `fetchOne` of a
+  /// Decodable record reuses the decoder and keyed container of the previous
+  /// one. Nil when the statement has no row.
+  func withFirstRecord<Record: FetchableRecord>(
+    of type: Record.Type, in db: Database, restriction: RowIDRestriction?
+  ) throws -> Record? {
+    try withKeptDecoding(of: Record.self) { decoding, row in
+      try withFirstRow(in: db, restriction: restriction, reusing: row, decoding.decode)
+    }
+  }
+
+  /// Lends `body` the decoding this statement keeps for `Record`, reading a
+  /// new row of this statement until `body` returns.
+  @inline(__always)
+  private func withKeptDecoding<Record: FetchableRecord, T>(
+    of type: Record.Type, _ body: (RecordDecoding<Record>, Row) throws -> T
+  ) rethrows -> T {
     let decoding = recordDecoding(of: Record.self)
     let row = Row(statement: self)
     decoding.reuse?.attach(to: row)
     // The statement keeps its decoding, and the row keeps the statement.
     defer { decoding.reuse?.detach() }
-    try forEachStep(in: db, restriction: restriction) { try body(decoding.decode(row)) }
+    return try body(decoding, row)
   }
 }
 
@@ -178,11 +201,16 @@ extension FetchableRecord where Self: Decodable {
   static func makeDecoder<Record: FetchableRecord>(as recordType: Record.Type, reuse: RecordDecoderReuse)
     -> (Row) throws -> Record
   {
-    assert(Self.self == Record.self, "the bit cast of a decoded record is an identity")
+    assert(Self.self == Record.self, "a decoded record is moved out as a Record")
+    let slot = reuse.makeRecordSlot(of: Self.self)
     return { row in
       if reuse.isTakenByDefaultInitializer {
-        // Self and Record are the same type: a cast would be a runtime call per row.
-        return unsafeBitCast(try decode(row, reuse: reuse), to: Record.self)
+        // Self and Record are the same type. The record is moved into the slot
+        // and out of it as a Record: a cast would be a runtime call per row,
+        // and `unsafeBitCast` a copy (retaining what the record holds) and a
+        // destroy. Nothing runs between the two moves.
+        slot.initializeMemory(as: Self.self, to: try decode(row, reuse: reuse))
+        return slot.assumingMemoryBound(to: Record.self).move()
       }
       return try reuse.lend { try Record(row: row) }
     }
@@ -312,9 +340,7 @@ extension FetchableRecord {
     if prepared.supplementaryFetch != nil || prepared.adapter != nil {
       return try prepared.fetchFirstRow(db).map { try Self(row: $0) }
     }
-    return try prepared.statement.withFirstRow(in: db, restriction: prepared.restriction) {
-      try Self(row: $0)
-    }
+    return try prepared.statement.withFirstRecord(of: Self.self, in: db, restriction: prepared.restriction)
   }
 }
 

@@ -48,7 +48,7 @@ extension MutablePersistableRecord {
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type
   ) throws -> T {
     let outcome = try insertWithCallbacks(db, onConflict: conflictResolution, selection: T.databaseSelection)
-    return try T(row: outcome.row ?? Row())
+    return try db.decodeReturnedRow(outcome.row ?? Row(), as: T.self)
   }
 
   /// The INSERT, without callbacks; with a selection, the stored row too.
@@ -161,7 +161,7 @@ extension MutablePersistableRecord {
   ) throws -> T {
     let outcome = try updateWithCallbacks(
       db, onConflict: conflictResolution, columns: tableColumns(db), selection: T.databaseSelection)
-    return try T(row: outcome.row ?? Row())
+    return try db.decodeReturnedRow(outcome.row ?? Row(), as: T.self)
   }
 
   /// The UPDATE, without callbacks; with a selection, the stored row too.
@@ -310,7 +310,7 @@ extension MutablePersistableRecord {
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type
   ) throws -> T {
     let outcome = try saveWithCallbacks(db, onConflict: conflictResolution, selection: T.databaseSelection)
-    return try T(row: outcome.row ?? Row())
+    return try db.decodeReturnedRow(outcome.row ?? Row(), as: T.self)
   }
 
   /// Deletes the row with the record's primary key; returns whether one was deleted.
@@ -396,7 +396,7 @@ extension PersistableRecord {
     var copy = self
     let outcome = try copy.insertWithCallbacks(
       db, onConflict: conflictResolution, selection: T.databaseSelection)
-    return try T(row: outcome.row ?? Row())
+    return try db.decodeReturnedRow(outcome.row ?? Row(), as: T.self)
   }
 
   /// Saves the record and returns the row as stored, decoded as `type`.
@@ -407,6 +407,6 @@ extension PersistableRecord {
     var copy = self
     let outcome = try copy.saveWithCallbacks(
       db, onConflict: conflictResolution, selection: T.databaseSelection)
-    return try T(row: outcome.row ?? Row())
+    return try db.decodeReturnedRow(outcome.row ?? Row(), as: T.self)
   }
 }

@@ -167,7 +167,7 @@ extension MutablePersistableRecord {
     guard let changed = try changedColumns(modify: modify) else { return nil }
     let outcome = try updateWithCallbacks(
       db, onConflict: conflictResolution, columns: changed, selection: T.databaseSelection)
-    return try T(row: outcome.row ?? Row())
+    return try db.decodeReturnedRow(outcome.row ?? Row(), as: T.self)
   }
 
   /// Applies `modify`; the columns whose values it changed, or nil if none.

@@ -63,7 +63,8 @@ final class PreparedPrimaryKeyLookup<Record: FetchableRecord> {
     if db.wantsRowIDRestrictions, let table = rowIDTable, case .int64(let rowID) = value.storage {
       restriction = RowIDRestriction(table: table, rowIDs: [rowID])
     }
-    return try statement.withFirstRow(in: db, restriction: restriction, reusing: row, decoding.decode)
+    return try statement.withFirstRow(
+      in: db, restriction: restriction, reusing: row, isReset: true, decoding.decode)
   }
 }
 

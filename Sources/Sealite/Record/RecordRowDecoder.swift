@@ -166,9 +166,12 @@ final class RecordDecoderReuse {
   }
   @exclusivity(unchecked) private var decoder: RecordRowDecoder?
 
-  /// A decoder of `row`: the previous one if it decodes the same row object.
-  /// Unmanaged, because this object keeps it alive until the next row: a
-  /// record is decoded without a retain and a release of its decoder.
+  /// A decoder of `row`: the previous one if it decodes the same row object,
+  /// or another row of the same layout (the rows a persistence method
+  /// returns; see `Database.decodeReturnedRow`), whose columns are the ones
+  /// `columnCache` recorded. Unmanaged, because this object keeps it alive
+  /// until the next row: a record is decoded without a retain and a release
+  /// of its decoder.
   @inline(__always)
   func decoder(for row: Row, recordType: any FetchableRecord.Type) -> Unmanaged<RecordRowDecoder> {
     assert(
@@ -178,6 +181,14 @@ final class RecordDecoderReuse {
     if let decoder = unmanagedDecoder, decoder._withUnsafeGuaranteedRef({ $0.row === row }) {
       // Second row and later: keep the keyed container from now on.
       decoder._withUnsafeGuaranteedRef { $0.isReused = true }
+      return decoder
+    }
+    if let decoder = unmanagedDecoder, decoder._withUnsafeGuaranteedRef({ $0.row.layout === row.layout }) {
+      // The decoder keeps the row it reads: the layout it compares is alive.
+      decoder._withUnsafeGuaranteedRef {
+        $0.read(row)
+        $0.isReused = true
+      }
       return decoder
     }
     decoder?.releaseCachedContainer()
@@ -203,8 +214,25 @@ final class RecordDecoderReuse {
     decoder?.read(RecordRowDecoder.detachedRow)
   }
 
+  /// Room for one record of the record type, uninitialized between rows; see
+  /// `makeRecordSlot(of:)`.
+  private var recordSlot: UnsafeMutableRawPointer?
+
+  /// Room for one record of `type`, which lives as long as this object: the
+  /// decoding of a Decodable record moves each record through it, from the
+  /// record type to the type its decoding returns (the same type, which the
+  /// compiler does not know).
+  func makeRecordSlot<Record>(of type: Record.Type) -> UnsafeMutableRawPointer {
+    assert(recordSlot == nil, "one slot per decoding")
+    let slot = UnsafeMutableRawPointer.allocate(
+      byteCount: Swift.max(MemoryLayout<Record>.size, 1), alignment: MemoryLayout<Record>.alignment)
+    recordSlot = slot
+    return slot
+  }
+
   deinit {
     decoder?.releaseCachedContainer()
+    recordSlot?.deallocate()
   }
 }
 

@@ -29,6 +29,8 @@ final class RecordStatementCache: ConnectionState {
   @exclusivity(unchecked) var hasTriggers = LastHitDictionary<String, Bool>()
   /// The RETURNING clause of the last selection rendered.
   @exclusivity(unchecked) private var lastReturning: RenderedSelection?
+  /// The decoding of the last returned row (see `Database.decodeReturnedRow`).
+  @exclusivity(unchecked) var lastReturnedRowDecoding: ReturnedRowDecoding?
 
   static func make(for db: Database) -> RecordStatementCache { RecordStatementCache() }
 
@@ -41,6 +43,7 @@ final class RecordStatementCache: ConnectionState {
     columnNames.removeAll()
     hasTriggers.removeAll()
     lastReturning = nil
+    lastReturnedRowDecoding = nil
   }
 
   /// The SQL of `selection` in a RETURNING clause, and the values it binds.

@@ -69,7 +69,7 @@ extension MutablePersistableRecord {
     doUpdate assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil
   ) throws -> T {
     let plan = makePlan(conflictTarget: conflictTarget, strategy: strategy, doUpdate: assignments)
-    return try T(row: upsertRow(db, plan: plan, selection: T.databaseSelection))
+    return try db.decodeReturnedRow(upsertRow(db, plan: plan, selection: T.databaseSelection), as: T.self)
   }
 
   @usableFromInline
@@ -155,21 +155,24 @@ extension MutablePersistableRecord {
     if selection.isEmpty && upsert.returnsRowID {
       // `upsert(_:)`: only the rowid comes back, read with the C API (a
       // rowid is never NULL).
-      guard let returned = try upsert.statement.withFirstStep(in: db, { sqlite3_column_int64($0, 0) }) else {
+      guard
+        let returned = try upsert.statement.withFirstStep(
+          in: db, isReset: true, { sqlite3_column_int64($0, 0) })
+      else {
         throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
       }
       rowID = returned
     } else if selection.isEmpty {
       // A WITHOUT ROWID table: the statement returns 1, and the key stands
       // in for the rowid.
-      guard try upsert.statement.withFirstStep(in: db, { _ in () }) != nil else {
+      guard try upsert.statement.withFirstStep(in: db, isReset: true, { _ in () }) != nil else {
         throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
       }
       rowID = Self.integerKey(upsert.primaryKey, container) ?? db.lastInsertedRowID
     } else {
       // The selection's columns, without the rowid that ends RETURNING:
       // copied from the statement into a row of the statement's layout.
-      let returned = try upsert.statement.withFirstRow(in: db) { live -> (Row, Int64?) in
+      let returned = try upsert.statement.withFirstRow(in: db, isReset: true) { live -> (Row, Int64?) in
         guard upsert.returnsRowID else { return (live.copy(), nil) }
         let count = live.count - 1
         var values = ContiguousArray<DatabaseValue>()
@@ -393,7 +396,8 @@ extension PersistableRecord {
   ) throws -> T {
     var copy = self
     let plan = copy.makePlan(conflictTarget: conflictTarget, strategy: strategy, doUpdate: assignments)
-    return try T(row: copy.upsertRow(db, plan: plan, selection: T.databaseSelection))
+    return try db.decodeReturnedRow(
+      copy.upsertRow(db, plan: plan, selection: T.databaseSelection), as: T.self)
   }
 }
 
@@ -407,6 +411,7 @@ extension PersistableRecord where Self: FetchableRecord {
   ) throws -> Self {
     var copy = self
     let plan = copy.makePlan(conflictTarget: conflictTarget, strategy: strategy, doUpdate: assignments)
-    return try Self(row: copy.upsertRow(db, plan: plan, selection: Self.databaseSelection))
+    return try db.decodeReturnedRow(
+      copy.upsertRow(db, plan: plan, selection: Self.databaseSelection), as: Self.self)
   }
 }

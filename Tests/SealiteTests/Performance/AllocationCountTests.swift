@@ -70,6 +70,10 @@ struct AllocationCountTests {
     // record cursor, its row cursor and their stepper, 26 before; 61 and 69
     // before in this build).
     AllocationLimit(workload: "small-request", maximum: 56.01),
+    // A request's fetchOne decodes its row with the decoder and keyed
+    // container its statement keeps, as fetchAll does (11 in a release build,
+    // 13 before, when each fetchOne made a decoder and a container).
+    AllocationLimit(workload: "request-fetch-one", maximum: 42.01),
     AllocationLimit(workload: "statement-insert", maximum: 4.01),
     // record.insert: the boxed values of the Encoder's generic calls, and
     // SQLite's. The encoder and its keyed container are kept from one record
@@ -95,6 +99,10 @@ struct AllocationCountTests {
     // reads the rowid it returns with the C API, without a row object (37
     // before, then 27, then 26, then 25; 19 in a release build).
     AllocationLimit(workload: "record-upsert", maximum: 17.01),
+    // record.upsertAndFetch decodes the returned row with the decoder and
+    // keyed container the connection kept for the last returned row of that
+    // type and layout (19 in a release build, 21 before).
+    AllocationLimit(workload: "record-upsert-and-fetch", maximum: 23.01),
     // Atomic retains and releases of objects (NAME-references; an immortal
     // object's, such as an empty array's storage, are not atomic and not
     // counted): each is dearer than most instructions. A debug build makes
@@ -164,6 +172,10 @@ struct AllocationCountTests {
     AllocationLimit(workload: "record-update-references", maximum: 217.01),
     AllocationLimit(workload: "record-save-references", maximum: 279.01),
     AllocationLimit(workload: "record-upsert-references", maximum: 190.01),
+    // (40 in a release build, 47 before.)
+    AllocationLimit(workload: "record-upsert-and-fetch-references", maximum: 487.01),
+    // (40 in a release build, 42 before.)
+    AllocationLimit(workload: "request-fetch-one-references", maximum: 660.01),
   ]
 
   // SQLite's own allocations differ from version to version: the limits are
