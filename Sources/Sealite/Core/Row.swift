@@ -119,6 +119,17 @@ public final class Row: @unchecked Sendable {
     self.init(layout: layout, values: buffer.base, owner: buffer)
   }
 
+  /// A copied row of `layout`, whose values are those of the first columns of
+  /// `row` (as many as `layout` names), read without an intermediate array:
+  /// the row an upsert returns, without the rowid that ends its statement's.
+  convenience init(layout: RowLayout, valuesOfFirstColumnsOf row: Row) {
+    let count = layout._count
+    precondition(count <= row._count, "a row copied from another has no more columns than it")
+    let buffer = RowValueBuffer.make(capacity: count)
+    for index in 0..<count { buffer.append(row.databaseValue(atUncheckedIndex: index)) }
+    self.init(layout: layout, values: buffer.base, owner: buffer)
+  }
+
   /// Creates an empty row.
   public convenience init() {
     self.init(layout: RowLayout.empty, values: [])

@@ -29,8 +29,10 @@ final class RecordStatementCache: ConnectionState {
   @exclusivity(unchecked) var hasTriggers = LastHitDictionary<String, Bool>()
   /// The RETURNING clause of the last selection rendered.
   @exclusivity(unchecked) private var lastReturning: RenderedSelection?
-  /// The decoding of the last returned row (see `Database.decodeReturnedRow`).
+  /// The decoding of the last returned row (see `Database.decodeReturnedRow`),
+  /// and of those before it, most recent first.
   @exclusivity(unchecked) var lastReturnedRowDecoding: ReturnedRowDecoding?
+  @exclusivity(unchecked) var otherReturnedRowDecodings: [ReturnedRowDecoding] = []
 
   static func make(for db: Database) -> RecordStatementCache { RecordStatementCache() }
 
@@ -44,6 +46,7 @@ final class RecordStatementCache: ConnectionState {
     hasTriggers.removeAll()
     lastReturning = nil
     lastReturnedRowDecoding = nil
+    otherReturnedRowDecodings.removeAll()
   }
 
   /// The SQL of `selection` in a RETURNING clause, and the values it binds.

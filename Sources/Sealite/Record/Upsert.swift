@@ -174,13 +174,9 @@ extension MutablePersistableRecord {
       // copied from the statement into a row of the statement's layout.
       let returned = try upsert.statement.withFirstRow(in: db, isReset: true) { live -> (Row, Int64?) in
         guard upsert.returnsRowID else { return (live.copy(), nil) }
-        let count = live.count - 1
-        var values = ContiguousArray<DatabaseValue>()
-        values.reserveCapacity(count)
-        for index in 0..<count { values.append(live.databaseValue(atUncheckedIndex: index)) }
         return (
-          Row(layout: upsert.selectionLayout, values: values),
-          try live.decode(Int64.self, atIndex: count)
+          Row(layout: upsert.selectionLayout, valuesOfFirstColumnsOf: live),
+          try live.decode(Int64.self, atIndex: live.count - 1)
         )
       }
       guard let returned else {

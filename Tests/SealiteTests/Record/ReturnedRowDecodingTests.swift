@@ -23,6 +23,14 @@ private struct GizmoName: Decodable, FetchableRecord, TableRecord, Equatable {
   var name: String
 }
 
+/// The same table, a third selection.
+private struct GizmoWeight: Decodable, FetchableRecord, TableRecord, Equatable {
+  static let databaseTableName = "gizmo"
+  static var databaseSelection: [any SQLSelectable] { [Column("weight"), Column("id")] }
+  var id: Int64
+  var weight: Double
+}
+
 /// Returns another record of its own type from inside its decoding, between
 /// two of its keys, when `hook` is set.
 private struct Nesting: Codable, FetchableRecord, PersistableRecord, Equatable {
@@ -84,6 +92,33 @@ struct ReturnedRowDecodingTests {
       let stored = try Gizmo.order(Column("id")).fetchAll(db)
       #expect(stored.count == 10)
       #expect(stored.prefix(5).map(\.name) == (1...5).map { "upserted \($0)" })
+    }
+  }
+
+  @Test("more record types and layouts in turn than the connection keeps decodings for")
+  func manyTypesAndLayoutsInTurn() throws {
+    let dbQueue = try makeQueue()
+    try dbQueue.write { db in
+      for round in 0..<3 {
+        for id in Int64(1)...3 {
+          let weight = Double(round * 10) + Double(id)
+          let gizmo = Gizmo(id: id, name: "r\(round) g\(id)", weight: weight)
+          // Six (type, layout) pairs: each method's statement has a layout of
+          // its own, and each selection another.
+          let upserted = try gizmo.upsertAndFetch(db)
+          let named = try gizmo.upsertAndFetch(db, as: GizmoName.self)
+          let weighed = try gizmo.upsertAndFetch(db, as: GizmoWeight.self)
+          let updated = try gizmo.updateAndFetch(db)
+          let updatedName = try gizmo.updateAndFetch(db, as: GizmoName.self)
+          let updatedWeight = try gizmo.updateAndFetch(db, as: GizmoWeight.self)
+          #expect(upserted == gizmo)
+          #expect(updated == gizmo)
+          #expect(named == GizmoName(id: id, name: gizmo.name))
+          #expect(updatedName == GizmoName(id: id, name: gizmo.name))
+          #expect(weighed == GizmoWeight(id: id, weight: weight))
+          #expect(updatedWeight == GizmoWeight(id: id, weight: weight))
+        }
+      }
     }
   }
 
