@@ -178,15 +178,16 @@ final class RecordDecoderReuse {
       unmanagedDecoder?.toOpaque() == decoder.map { Unmanaged.passUnretained($0).toOpaque() },
       "the unretained decoder is the one the lease keeps")
     columnCache.startRow()
-    if let decoder = unmanagedDecoder, decoder._withUnsafeGuaranteedRef({ $0.row === row }) {
+    // The same row object (a cursor's live row) has the same layout. The
+    // decoder keeps the row it reads, and the row its layout: the layout
+    // compared is alive.
+    if let decoder = unmanagedDecoder,
+      decoder._withUnsafeGuaranteedRef({ $0.unmanagedRow._withUnsafeGuaranteedRef { $0._layout.toOpaque() } })
+        == row._layout.toOpaque()
+    {
       // Second row and later: keep the keyed container from now on.
-      decoder._withUnsafeGuaranteedRef { $0.isReused = true }
-      return decoder
-    }
-    if let decoder = unmanagedDecoder, decoder._withUnsafeGuaranteedRef({ $0.row.layout === row.layout }) {
-      // The decoder keeps the row it reads: the layout it compares is alive.
       decoder._withUnsafeGuaranteedRef {
-        $0.read(row)
+        if $0.unmanagedRow.toOpaque() != Unmanaged.passUnretained(row).toOpaque() { $0.read(row) }
         $0.isReused = true
       }
       return decoder
