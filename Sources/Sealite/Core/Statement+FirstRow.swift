@@ -13,7 +13,7 @@ extension Statement {
   /// gives the row of an earlier run as `reusing` (a `Row(statement:)` of this
   /// statement): it reads the new run, and whatever the caller keeps about
   /// that row object stays valid. `isReset` when binding the arguments just
-  /// reset the statement (see `withFirstStep`).
+  /// readied the statement for a run (see `withFirstStep`).
   @inline(__always)
   func withFirstRow<T>(
     in db: Database, restriction: RowIDRestriction? = nil, reusing row: Row? = nil, isReset: Bool = false,
@@ -33,9 +33,10 @@ extension Statement {
   /// rowid an upsert returns), without the row object of `withFirstRow`.
   ///
   /// `isReset` when the caller bound the arguments just before
-  /// (``setArgument(_:)``, `bindInOrder`), which reset the statement: it is
-  /// not reset a second time. Otherwise the run starts with a reset, in case
-  /// the statement was left in the middle of a run through the C API.
+  /// (``setArgument(_:)``, `bindInOrder`), which readied the statement for a
+  /// run (``bindingAll(_:)``): it is not reset. Otherwise the run starts with
+  /// a reset, in case the statement was left in the middle of a run through
+  /// the C API.
   @inline(__always)
   func withFirstStep<T>(
     in db: Database, restriction: RowIDRestriction? = nil, isReset: Bool = false,

@@ -119,10 +119,16 @@ public final class Statement {
     if arguments.namedValues.isEmpty, arguments.conversionFailure == nil,
       arguments.values.count == parameterNames.count
     {
-      sqlite3_reset(sqliteStatement)
+      // `bindingAll(_:)` spelled out: its closure would capture `arguments`,
+      // which a debug build retains.
+      if sqlite3_stmt_busy(sqliteStatement) != 0 { sqlite3_reset(sqliteStatement) }
       var index: CInt = 1
       for value in arguments.values {
-        let code = value.bind(to: sqliteStatement, at: index)
+        var code = value.bind(to: sqliteStatement, at: index)
+        if code == SQLITE_MISUSE && index == 1 {
+          sqlite3_reset(sqliteStatement)
+          code = value.bind(to: sqliteStatement, at: index)
+        }
         if code != SQLITE_OK { throw makeError(code: code) }
         index += 1
       }
@@ -167,21 +173,23 @@ public final class Statement {
     guard values.count == parameterNames.count else {
       return try setArguments(StatementArguments(values))
     }
-    sqlite3_reset(sqliteStatement)
     boundArguments = .positional(values)
     argumentsWereGiven = true
-    let isBound = values.withUnsafeBufferPointer { buffer in
-      // Each value is passed inout (never modified): an exclusive access lets
-      // the call borrow the existential where it is instead of copying it.
-      guard let base = buffer.baseAddress.map(UnsafeMutablePointer.init(mutating:)) else { return true }
-      for offset in 0..<buffer.count {
-        if Statement.bind(&base[offset], to: sqliteStatement, at: CInt(offset + 1)) != SQLITE_OK {
-          return false
+    let code = values.withUnsafeBufferPointer { buffer in
+      bindingAll { sqliteStatement in
+        // Each value is passed inout (never modified): an exclusive access lets
+        // the call borrow the existential where it is instead of copying it.
+        guard let base = buffer.baseAddress.map(UnsafeMutablePointer.init(mutating:)) else {
+          return SQLITE_OK
         }
+        for offset in 0..<buffer.count {
+          let code = Statement.bind(&base[offset], to: sqliteStatement, at: CInt(offset + 1))
+          if code != SQLITE_OK { return code }
+        }
+        return SQLITE_OK
       }
-      return true
     }
-    if !isBound { try setArguments(StatementArguments(values)) }
+    if code != SQLITE_OK { try setArguments(StatementArguments(values)) }
   }
 
   @inline(__always)
@@ -198,11 +206,31 @@ public final class Statement {
     guard parameterNames.count == 1, parameterNames[0] == nil else {
       return try setArguments(StatementArguments([value]))
     }
-    sqlite3_reset(sqliteStatement)
-    let code = value.bind(to: sqliteStatement, at: 1)
+    let code = bindingAll { value.bind(to: $0, at: 1) }
     if code != SQLITE_OK { throw makeError(code: code) }
     boundArguments = .single(value)
     argumentsWereGiven = true
+  }
+
+  /// Binds the parameters with `bind`, which returns the first code that is
+  /// not `SQLITE_OK`, or `SQLITE_OK`.
+  ///
+  /// Every run of a statement ends with a reset, which a second reset before
+  /// binding would repeat at the cost of binding an integer: only a statement
+  /// in the middle of a run (a cursor left before its end) is reset first. A
+  /// statement stepped to its end through the C API, and not reset, refuses
+  /// the first bind with `SQLITE_MISUSE`: it is reset, and bound again.
+  ///
+  /// `bind` is given the SQLite statement: a closure that read it from the
+  /// statement would retain the statement in a debug build.
+  @inline(__always)
+  func bindingAll(_ bind: (_ sqliteStatement: SQLiteStatement) -> CInt) -> CInt {
+    let sqliteStatement = sqliteStatement
+    if sqlite3_stmt_busy(sqliteStatement) != 0 { sqlite3_reset(sqliteStatement) }
+    let code = bind(sqliteStatement)
+    guard code == SQLITE_MISUSE else { return code }
+    sqlite3_reset(sqliteStatement)
+    return bind(sqliteStatement)
   }
 
   /// Runs the statement to completion, with new arguments if given. Without
@@ -244,7 +272,8 @@ public final class Statement {
   }
 
   /// Steps the statement, with the arguments already bound, until it is done.
-  /// `isReset` when binding the arguments just reset it.
+  /// `isReset` when binding the arguments just readied it for a run (see
+  /// ``bindingAll(_:)``).
   private func run(isReset: Bool = false) throws {
     let database = try requireDatabase()
     let context = try database.willExecute(self)
@@ -267,7 +296,6 @@ public final class Statement {
   /// `indexes`, parameter N takes `values[indexes[N]]`: a record's UPDATE
   /// binds its container's values where they are, without an array of its own.
   func bindInOrder(_ values: [DatabaseValue], picking indexes: [Int]? = nil) throws {
-    sqlite3_reset(sqliteStatement)
     // The arguments are recorded first: the error of a failed bind lists them.
     if let indexes {
       boundArguments = .picked(values, indexes)
@@ -278,16 +306,18 @@ public final class Statement {
     }
     argumentsWereGiven = true
     let code = values.withUnsafeBufferPointer { values in
-      indexes.withOptionalBuffer { indexes in bind(values, picking: indexes) }
+      indexes.withOptionalBuffer { indexes in bindingAll { Statement.bind(values, picking: indexes, to: $0) }
+      }
     }
     if code != SQLITE_OK { throw makeError(code: code) }
   }
 
   /// Binds `values` (picked by `indexes`, if any) to the parameters, in order.
   @inline(__always)
-  private func bind(_ values: UnsafeBufferPointer<DatabaseValue>, picking indexes: UnsafeBufferPointer<Int>?)
-    -> CInt
-  {
+  private static func bind(
+    _ values: UnsafeBufferPointer<DatabaseValue>, picking indexes: UnsafeBufferPointer<Int>?,
+    to sqliteStatement: SQLiteStatement
+  ) -> CInt {
     // Each value is passed inout (never modified), as in
     // `setArguments(_:)`: the call borrows it where it is, where a copy
     // would retain and release the storage of each text and blob.
@@ -335,11 +365,10 @@ public final class Statement {
     assert(database === self.database, "a statement runs in its own database")
     try values.withUnsafeBufferPointer { values in
       try indexes.withOptionalBuffer { indexes in
-        sqlite3_reset(sqliteStatement)
         boundArguments = .borrowed(values, indexes)
         argumentsWereGiven = true
         defer { forgetBoundValues() }
-        let code = bind(values, picking: indexes)
+        let code = bindingAll { Statement.bind(values, picking: indexes, to: $0) }
         if code != SQLITE_OK { throw makeError(code: code) }
         let context = try database.willExecute(self)
         let stepCode = sqlite3_step(sqliteStatement)

@@ -259,13 +259,20 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     return row.prefetchedRows[key.stringValue] == nil
   }
 
+  /// Inlined in each decode method, where a call would save and restore the
+  /// registers of the key's lookup for every column; the error is built out
+  /// of line.
+  @inline(__always)
   private func index(_ key: Key) throws -> Int {
-    guard let index = decoder.columnIndex(forKey: key) else {
-      throw RowDecodingError(
-        kind: .columnNotFound(key.stringValue), column: key.stringValue, row: row.description,
-        sql: row.statementSQL)
-    }
-    return index
+    if let index = decoder.columnIndex(forKey: key) { return index }
+    throw columnNotFound(key)
+  }
+
+  @inline(never)
+  private func columnNotFound(_ key: Key) -> RowDecodingError {
+    RowDecodingError(
+      kind: .columnNotFound(key.stringValue), column: key.stringValue, row: row.description,
+      sql: row.statementSQL)
   }
 
   @inline(__always)
