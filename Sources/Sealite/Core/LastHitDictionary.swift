@@ -28,6 +28,20 @@ struct LastHitDictionary<Key: Hashable, Value> {
     return value
   }
 
+  /// The value of the key that `isKey` recognizes where the caller holds it
+  /// (written in a buffer, say), with no key made: the last hit's, when
+  /// `isKey` recognizes the last key. Else `makeKey()` makes the key, to look
+  /// it up (a hit becomes the last hit), and a miss returns it, for `set`.
+  mutating func value(recognizing isKey: (Key) -> Bool, makeKey: () -> Key) -> (
+    value: Value?, missedKey: Key?
+  ) {
+    if let last, isKey(last.key) { return (last.value, nil) }
+    let key = makeKey()
+    guard let value = storage[key] else { return (nil, key) }
+    last = Hit(key: key, value: value)
+    return (value, nil)
+  }
+
   /// Stores `value` for `key`, as the last hit.
   mutating func set(_ value: Value, for key: Key) {
     storage[key] = value

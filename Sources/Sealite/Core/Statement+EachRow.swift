@@ -18,7 +18,7 @@ extension Statement {
     // around a call (the allocation tests count those).
     if !argumentsWereGiven { try checkArgumentsWereGiven() }
     let context = try db.willExecute(self, restriction: restriction)
-    sqlite3_reset(sqliteStatement)
+    resetIfRunning()
     let database = Unmanaged.passUnretained(db)
     while try step(in: database, context: context) {
       do {

@@ -12,17 +12,16 @@ extension Statement {
   /// must be bound already. A caller that runs the statement again and again
   /// gives the row of an earlier run as `reusing` (a `Row(statement:)` of this
   /// statement): it reads the new run, and whatever the caller keeps about
-  /// that row object stays valid. `isReset` when binding the arguments just
-  /// readied the statement for a run (see `withFirstStep`).
+  /// that row object stays valid.
   @inline(__always)
   func withFirstRow<T>(
-    in db: Database, restriction: RowIDRestriction? = nil, reusing row: Row? = nil, isReset: Bool = false,
+    in db: Database, restriction: RowIDRestriction? = nil, reusing row: Row? = nil,
     _ body: (Row) throws -> T
   ) throws -> T? {
     assert(
       row.map { $0.statement === self && $0._sqliteStatement != nil } ?? true,
       "a reused row reads this statement")
-    return try withFirstStep(in: db, restriction: restriction, isReset: isReset) { _ in
+    return try withFirstStep(in: db, restriction: restriction) { _ in
       try body(row ?? Row(statement: self))
     }
   }
@@ -32,21 +31,17 @@ extension Statement {
   /// statement has no row. For a caller that reads a column or two (the
   /// rowid an upsert returns), without the row object of `withFirstRow`.
   ///
-  /// `isReset` when the caller bound the arguments just before
-  /// (``setArgument(_:)``, `bindInOrder`), which readied the statement for a
-  /// run (``bindingAll(_:)``): it is not reset. Otherwise the run starts with
-  /// a reset, in case the statement was left in the middle of a run through
-  /// the C API.
+  /// A run left in the middle is ended first (``resetIfRunning()``).
   @inline(__always)
   func withFirstStep<T>(
-    in db: Database, restriction: RowIDRestriction? = nil, isReset: Bool = false,
+    in db: Database, restriction: RowIDRestriction? = nil,
     _ body: (_ sqliteStatement: SQLiteStatement) throws -> T
   ) throws -> T? {
     // The flag read here, not in the call: a debug build retains `self`
     // around a call (the allocation tests count those).
     if !argumentsWereGiven { try checkArgumentsWereGiven() }
     let context = try db.willExecute(self, restriction: restriction)
-    if !isReset { sqlite3_reset(sqliteStatement) }
+    resetIfRunning()
     let database = Unmanaged.passUnretained(db)
     guard try step(in: database, context: context) else { return nil }
     defer { endRunEarly(in: database, context: context) }

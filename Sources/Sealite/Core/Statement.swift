@@ -121,7 +121,7 @@ public final class Statement {
     {
       // `bindingAll(_:)` spelled out: its closure would capture `arguments`,
       // which a debug build retains.
-      if sqlite3_stmt_busy(sqliteStatement) != 0 { sqlite3_reset(sqliteStatement) }
+      resetIfRunning()
       var index: CInt = 1
       for value in arguments.values {
         var code = value.bind(to: sqliteStatement, at: index)
@@ -215,22 +215,31 @@ public final class Statement {
   /// Binds the parameters with `bind`, which returns the first code that is
   /// not `SQLITE_OK`, or `SQLITE_OK`.
   ///
-  /// Every run of a statement ends with a reset, which a second reset before
-  /// binding would repeat at the cost of binding an integer: only a statement
-  /// in the middle of a run (a cursor left before its end) is reset first. A
-  /// statement stepped to its end through the C API, and not reset, refuses
-  /// the first bind with `SQLITE_MISUSE`: it is reset, and bound again.
+  /// The statement is reset only if a run is in the middle (see
+  /// ``resetIfRunning()``). A statement stepped to its end through the C API,
+  /// and not reset, refuses the first bind with `SQLITE_MISUSE`: it is reset,
+  /// and bound again.
   ///
   /// `bind` is given the SQLite statement: a closure that read it from the
   /// statement would retain the statement in a debug build.
   @inline(__always)
   func bindingAll(_ bind: (_ sqliteStatement: SQLiteStatement) -> CInt) -> CInt {
+    resetIfRunning()
     let sqliteStatement = sqliteStatement
-    if sqlite3_stmt_busy(sqliteStatement) != 0 { sqlite3_reset(sqliteStatement) }
     let code = bind(sqliteStatement)
     guard code == SQLITE_MISUSE else { return code }
     sqlite3_reset(sqliteStatement)
     return bind(sqliteStatement)
+  }
+
+  /// Ends a run left in the middle (a cursor dropped before its end, or steps
+  /// through the C API), before new arguments or a new run. A run that went
+  /// to its end needs no reset: every run Sealite ends is reset, and SQLite
+  /// resets a statement stepped again after its end. A second reset would
+  /// cost as much as binding an integer, at every run.
+  @inline(__always)
+  func resetIfRunning() {
+    if sqlite3_stmt_busy(sqliteStatement) != 0 { sqlite3_reset(sqliteStatement) }
   }
 
   /// Runs the statement to completion, with new arguments if given. Without
@@ -243,7 +252,7 @@ public final class Statement {
       return try run()
     }
     try setArguments(arguments)
-    try run(isReset: true)
+    try run()
   }
 
   /// Runs the statement to completion with `values` bound to its parameters,
@@ -260,7 +269,7 @@ public final class Statement {
   ///     }
   public func execute(arguments values: [(any DatabaseValueConvertible)?]) throws {
     try setArguments(values)
-    try run(isReset: true)
+    try run()
   }
 
   /// The database of the statement; a misuse error once it is closed.
@@ -272,12 +281,10 @@ public final class Statement {
   }
 
   /// Steps the statement, with the arguments already bound, until it is done.
-  /// `isReset` when binding the arguments just readied it for a run (see
-  /// ``bindingAll(_:)``).
-  private func run(isReset: Bool = false) throws {
+  private func run() throws {
     let database = try requireDatabase()
     let context = try database.willExecute(self)
-    if !isReset { sqlite3_reset(sqliteStatement) }
+    resetIfRunning()
     while true {
       let code = sqlite3_step(sqliteStatement)
       if code == SQLITE_DONE { break }

@@ -32,7 +32,7 @@ final class StatementStepper {
     self.database = .passUnretained(database)
     self.statement = statement
     self.sqliteStatement = statement.sqliteStatement
-    sqlite3_reset(sqliteStatement)
+    statement.resetIfRunning()
   }
 
   /// Steps once: true when a row is available.

@@ -7,8 +7,12 @@
 /// (a reversed request without ordering orders by the primary key).
 final class RequestSQLCache: ConnectionState {
   /// SELECTs by shape key. A loop running one request shape again and again
-  /// compares its key with the last one instead of hashing it.
+  /// compares the key its request wrote with the last one, and makes no key
+  /// nor hashes one.
   @exclusivity(unchecked) private var selectByShape = LastHitDictionary<RequestShapeKey, CachedSelect>()
+  /// Where each request writes the key of its shape. Unchecked exclusivity:
+  /// the connection runs one request at a time.
+  @exclusivity(unchecked) var keyBuffer = ShapeKeyBuffer()
   /// Shapes kept at most: a program that builds ever new shapes (an `IN`
   /// list of every length) starts again from empty.
   static let capacity = 512
@@ -17,8 +21,20 @@ final class RequestSQLCache: ConnectionState {
 
   func schemaDidChange() { selectByShape.removeAll() }
 
-  /// The SELECT of a shape that ran before.
-  func select(for key: RequestShapeKey) -> CachedSelect? { selectByShape.value(for: key) }
+  /// What the cache knows of the shape whose key is in ``keyBuffer``: its
+  /// SELECT if it ran before, or else its key, for ``store(_:for:)``.
+  enum Lookup {
+    case select(CachedSelect)
+    case unknown(RequestShapeKey)
+  }
+
+  /// The SELECT of the shape whose key is in ``keyBuffer``, if it ran before.
+  func lookUpWrittenShape() -> Lookup {
+    let found = selectByShape.value(
+      recognizing: { $0.isWritten(in: keyBuffer) }, makeKey: { RequestShapeKey(keyBuffer) })
+    if let select = found.value { return .select(select) }
+    return .unknown(found.missedKey!)
+  }
 
   func store(_ select: CachedSelect, for key: RequestShapeKey) {
     if selectByShape.count >= RequestSQLCache.capacity { selectByShape.removeAll() }
@@ -62,14 +78,15 @@ extension SQLRelation {
   func cachedSelectStatement(_ db: Database, singleResult: Bool) throws -> (
     statement: Statement, arguments: StatementArguments
   ) {
-    guard let shape = RequestShape(self, singleResult: singleResult) else {
-      let rendered = try renderedSelectSQL(db, singleResult: singleResult)
-      return (try db.fetchStatement(sql: rendered.sql), rendered.arguments)
-    }
     db.validateSchemaFacts()
     // Borrowed, not retained (see withState(for:_:)).
     return try db.withState(for: RequestSQLCache.self) { cache in
-      if let select = cache.select(for: shape.key) {
+      guard let shape = RequestShape(self, singleResult: singleResult, key: &cache.keyBuffer) else {
+        let rendered = try renderedSelectSQL(db, singleResult: singleResult)
+        return (try db.fetchStatement(sql: rendered.sql), rendered.arguments)
+      }
+      let lookup = cache.lookUpWrittenShape()
+      if case .select(let select) = lookup {
         var arguments = StatementArguments()
         arguments.values = shape.values
         assert(
@@ -79,6 +96,9 @@ extension SQLRelation {
           }(), "a request shape has the SQL and the values of its rendering")
         return (try select.fetchStatement(db), arguments)
       }
+      // The key was copied out of the buffer, which another request could
+      // write while this one renders (reading the schema, for instance).
+      guard case .unknown(let key) = lookup else { preconditionFailure("a shape not found has its key") }
       let rendered = try renderedSelectSQL(db, singleResult: singleResult)
       // The shape lists its values in the order of the text: if ever it did
       // not for some shape, that shape is rendered each time, not cached.
@@ -87,7 +107,7 @@ extension SQLRelation {
         return (try db.fetchStatement(sql: rendered.sql), rendered.arguments)
       }
       let select = CachedSelect(sql: rendered.sql)
-      cache.store(select, for: shape.key)
+      cache.store(select, for: key)
       return (try select.fetchStatement(db), rendered.arguments)
     }
   }

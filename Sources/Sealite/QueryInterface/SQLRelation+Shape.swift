@@ -13,147 +13,129 @@ import Foundation
 /// is the order the renderer binds them: debug builds check each shape
 /// against the renderer (`RequestSQLCache`).
 struct RequestShape {
-  private(set) var key = RequestShapeKey()
   private(set) var values: [DatabaseValue] = []
 
-  /// The shape of `relation`'s SELECT, or nil if it has none. Borrowed: an
-  /// initializer takes its arguments owned, and a relation copied for it is
-  /// ten retains and ten releases, at every request.
-  init?(_ relation: borrowing SQLRelation, singleResult: Bool) {
+  /// The shape of `relation`'s SELECT, its key written in `key` (emptied
+  /// first), or nil if it has none. Borrowed: an initializer takes its
+  /// arguments owned, and a relation copied for it is ten retains and ten
+  /// releases, at every request.
+  init?(_ relation: borrowing SQLRelation, singleResult: Bool, key: inout ShapeKeyBuffer) {
+    key.removeAll()
     guard relation.joins.isEmpty, relation.prefetches.isEmpty, relation.deferredEdits.isEmpty,
       relation.ctes.isEmpty, relation.sourceCTE == nil, relation.grouping.isEmpty,
       relation.havingFilters.isEmpty, relation.alias.userName == nil,
       !relation.alias.forcesQualification
     else { return nil }
     let alias = relation.alias
-    append("T", relation.tableName)
-    append(relation.isDistinct ? "D" : "d")
-    append(relation.isEmptyByDefinition ? "E" : "e")
-    append(relation.isReversed ? "R" : "r")
-    append(singleResult ? "S" : "s")
+    key.append("T", relation.tableName)
+    key.append(relation.isDistinct ? "D" : "d")
+    key.append(relation.isEmptyByDefinition ? "E" : "e")
+    key.append(relation.isReversed ? "R" : "r")
+    key.append(singleResult ? "S" : "s")
     if let limit = relation.limit {
-      append("^", limit.limit)
-      if let offset = limit.offset { append("~", offset) }
+      key.append("^", limit.limit)
+      if let offset = limit.offset { key.append("~", offset) }
     }
     for selection in relation.selection {
       switch selection.impl {
       case .allColumns(let owner):
         guard owner == nil || owner === alias else { return nil }
-        append("*")
+        key.append("*")
       case .expression(let expression):
-        guard add(expression, alias) else { return nil }
+        guard add(expression, alias, &key) else { return nil }
       case .aliased(let expression, let name):
-        guard add(expression, alias) else { return nil }
-        append("A", name)
+        guard add(expression, alias, &key) else { return nil }
+        key.append("A", name)
       case .allColumnsExcluding, .literal:
         return nil
       }
     }
-    append("W")
+    key.append("W")
     for filter in relation.filters {
-      guard case .expression(let expression) = filter, add(expression, alias) else { return nil }
+      guard case .expression(let expression) = filter, add(expression, alias, &key) else { return nil }
     }
-    append("B")
+    key.append("B")
     for ordering in relation.ordering {
       guard case .expression(let expression, let direction) = ordering.impl else { return nil }
       switch direction {
-      case .none: append("0")
-      case .asc: append("1")
-      case .desc: append("2")
+      case .none: key.append("0")
+      case .asc: key.append("1")
+      case .desc: key.append("2")
       case .ascNullsLast, .descNullsFirst: return nil
       }
-      guard add(expression, alias) else { return nil }
+      guard add(expression, alias, &key) else { return nil }
     }
-  }
-
-  private mutating func append(_ tag: Unicode.Scalar) {
-    key.bytes.append(UInt8(ascii: tag))
-  }
-
-  private mutating func append(_ tag: Unicode.Scalar, _ name: String) {
-    key.bytes.append(UInt8(ascii: tag))
-    var name = name
-    name.withUTF8 { utf8 in
-      // The length in one byte: names are short. A longer one is marked by
-      // 255 and its full length, so that no two names share a key.
-      if utf8.count < 255 {
-        key.bytes.append(UInt8(truncatingIfNeeded: utf8.count))
-      } else {
-        key.bytes.append(255)
-        withUnsafeBytes(of: UInt64(utf8.count).littleEndian) { key.bytes.append(contentsOf: $0) }
-      }
-      key.bytes.append(contentsOf: utf8)
-    }
-  }
-
-  private mutating func append(_ tag: Unicode.Scalar, _ number: Int) {
-    key.bytes.append(UInt8(ascii: tag))
-    withUnsafeBytes(of: Int64(number).littleEndian) { key.bytes.append(contentsOf: $0) }
   }
 
   /// Adds an expression; false if it has no shape.
-  private mutating func add(_ expression: SQLExpression, _ alias: SQLTableAlias) -> Bool {
+  private mutating func add(_ expression: SQLExpression, _ alias: SQLTableAlias, _ key: inout ShapeKeyBuffer)
+    -> Bool
+  {
     switch expression.impl {
     case .value(let value):
-      append("?")
+      key.append("?")
       values.append(value)
     case .constant(let value):
-      append("c", SQLGenerationContext.literal(value))
+      key.append("c", SQLGenerationContext.literal(value))
     case .column(let name, let owner):
       guard owner == nil || owner === alias else { return false }
-      append("C", name)
+      key.append("C", name)
     case .literal(let literal):
       guard literal.elements.count == 1, case .sql(let text, let arguments) = literal.elements[0],
         arguments.isEmpty
       else { return false }
-      append("L", text)
+      key.append("L", text)
     case .prefix(let op, let operand):
-      append("<", op)
-      return add(operand, alias)
+      key.append("<", op)
+      return add(operand, alias, &key)
     case .postfix(let operand, let op):
-      append(">", op)
-      return add(operand, alias)
+      key.append(">", op)
+      return add(operand, alias, &key)
     case .binary(let op, let lhs, let rhs):
-      append("b", op)
-      return add(lhs, alias) && add(rhs, alias)
+      key.append("b", op)
+      return add(lhs, alias, &key) && add(rhs, alias, &key)
     case .associative(let op, let terms, let empty):
-      append("(", op)
-      append(")", empty)
-      return addList(terms, alias)
+      key.append("(", op)
+      key.append(")", empty)
+      return addList(terms, alias, &key)
     case .function(let name, let arguments, let distinct):
-      append(distinct ? "G" : "F", name)
-      return addList(arguments, alias)
+      key.append(distinct ? "G" : "F", name)
+      return addList(arguments, alias, &key)
     case .countAll:
-      append("#")
+      key.append("#")
     case .inList(let operand, let list, let negated):
-      append(negated ? "I" : "i")
-      return add(operand, alias) && addList(list, alias)
+      key.append(negated ? "I" : "i")
+      return add(operand, alias, &key) && addList(list, alias, &key)
     case .between(let operand, let low, let high, let negated):
-      append(negated ? "N" : "n")
-      return add(operand, alias) && add(low, alias) && add(high, alias)
+      key.append(negated ? "N" : "n")
+      return add(operand, alias, &key) && add(low, alias, &key) && add(high, alias, &key)
     case .collate(let operand, let collation):
-      append("k", collation)
-      return add(operand, alias)
+      key.append("k", collation)
+      return add(operand, alias, &key)
     case .cast(let operand, let type):
-      append("t", type)
-      return add(operand, alias)
+      key.append("t", type)
+      return add(operand, alias, &key)
     case .negatable(let operand, _):
       // Rendered as its first form; the negation is only for `!`.
-      return add(operand, alias)
+      return add(operand, alias, &key)
     case .jsonValue(let operand):
-      return add(operand, alias)
+      return add(operand, alias, &key)
     case .aggregate, .inSubquery, .exists, .subquery, .dependent:
       return false
     }
     return true
   }
 
-  private mutating func addList(_ expressions: [SQLExpression], _ alias: SQLTableAlias) -> Bool {
-    append("[", expressions.count)
+  private mutating func addList(
+    _ expressions: [SQLExpression], _ alias: SQLTableAlias, _ key: inout ShapeKeyBuffer
+  )
+    -> Bool
+  {
+    key.append("[", expressions.count)
     for expression in expressions {
-      guard add(expression, alias) else { return false }
+      guard add(expression, alias, &key) else { return false }
     }
-    append("]")
+    key.append("]")
     return true
   }
 }
@@ -162,26 +144,122 @@ struct RequestShape {
 /// meaning, followed by a payload for some), payloads prefixed by their
 /// length or of fixed size: the bytes read back as one request only, so no
 /// two shapes share a key. Hashed as one block of bytes.
+///
+/// Stored in the cache of shapes; a request writes the key of its shape in a
+/// ``ShapeKeyBuffer``, and a key is made of it only when the request's shape
+/// is not the one that ran last.
 struct RequestShapeKey: Hashable {
-  var bytes: [UInt8] = []
+  let bytes: [UInt8]
 
-  init() {
-    bytes.reserveCapacity(128)
+  init(_ buffer: borrowing ShapeKeyBuffer) {
+    bytes = Array(buffer.bytes)
   }
 
   func hash(into hasher: inout Hasher) {
     bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
   }
 
-  /// Compared as one block of bytes: a loop of requests of one shape
-  /// compares each key with the last one (see `LastHitDictionary`), which
-  /// Array's element by element comparison made several times slower.
+  /// Whether `buffer` holds these bytes: compared as one block of bytes.
+  func isWritten(in buffer: borrowing ShapeKeyBuffer) -> Bool {
+    bytes.withUnsafeBytes { RequestShapeKey.equal($0, buffer.bytes) }
+  }
+
   static func == (lhs: RequestShapeKey, rhs: RequestShapeKey) -> Bool {
-    lhs.bytes.withUnsafeBytes { left in
-      rhs.bytes.withUnsafeBytes { right in
-        left.count == right.count
-          && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+    lhs.bytes.withUnsafeBytes { left in rhs.bytes.withUnsafeBytes { right in equal(left, right) } }
+  }
+
+  /// Array's element by element comparison is several times slower.
+  private static func equal(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Bool {
+    left.count == right.count
+      && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+  }
+}
+
+/// Where a request writes the key of its shape: one buffer per connection
+/// (``RequestSQLCache``), written again by each request. Appending to an
+/// array checks its uniqueness and capacity at each byte, and a key array per
+/// request is an allocation: the shape of a small request cost more than its
+/// values' binding. Not copyable: the buffer owns its memory.
+struct ShapeKeyBuffer: ~Copyable {
+  private var base: UnsafeMutablePointer<UInt8>
+  private var capacity: Int
+  private var count = 0
+
+  init(capacity: Int = 256) {
+    self.capacity = capacity
+    base = .allocate(capacity: capacity)
+  }
+
+  deinit {
+    base.deallocate()
+  }
+
+  /// The bytes written since the last `removeAll()`, valid until the next write.
+  var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+  mutating func removeAll() {
+    count = 0
+  }
+
+  @inline(__always)
+  mutating func append(_ tag: Unicode.Scalar) {
+    reserve(1)
+    base[count] = UInt8(ascii: tag)
+    count += 1
+  }
+
+  /// A tag and a name: its UTF-8 length in one byte when under 255, else 255
+  /// and the full length, so that no two names share a key; then its bytes.
+  mutating func append(_ tag: Unicode.Scalar, _ name: String) {
+    append(tag)
+    var name = name
+    name.withUTF8 { utf8 in
+      if utf8.count < 255 {
+        append(byte: UInt8(truncatingIfNeeded: utf8.count))
+      } else {
+        append(byte: 255)
+        append(bytesOf: UInt64(utf8.count).littleEndian)
       }
+      reserve(utf8.count)
+      if let source = utf8.baseAddress { (base + count).initialize(from: source, count: utf8.count) }
+      count += utf8.count
     }
+  }
+
+  /// A tag and a number, as eight bytes.
+  mutating func append(_ tag: Unicode.Scalar, _ number: Int) {
+    append(tag)
+    append(bytesOf: Int64(number).littleEndian)
+  }
+
+  @inline(__always)
+  private mutating func append(byte: UInt8) {
+    reserve(1)
+    base[count] = byte
+    count += 1
+  }
+
+  @inline(__always)
+  private mutating func append<Value: FixedWidthInteger>(bytesOf value: Value) {
+    reserve(MemoryLayout<Value>.size)
+    UnsafeMutableRawPointer(base + count).storeBytes(of: value, as: Value.self)
+    count += MemoryLayout<Value>.size
+  }
+
+  /// Room for `extra` more bytes.
+  @inline(__always)
+  private mutating func reserve(_ extra: Int) {
+    if count + extra > capacity { grow(to: count + extra) }
+  }
+
+  @inline(never)
+  private mutating func grow(to minimum: Int) {
+    var newCapacity = capacity * 2
+    while newCapacity < minimum { newCapacity *= 2 }
+    let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+    larger.initialize(from: base, count: count)
+    base.deallocate()
+    base = larger
+    capacity = newCapacity
   }
 }

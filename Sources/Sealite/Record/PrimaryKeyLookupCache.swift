@@ -64,7 +64,7 @@ final class PreparedPrimaryKeyLookup<Record: FetchableRecord> {
       restriction = RowIDRestriction(table: table, rowIDs: [rowID])
     }
     return try statement.withFirstRow(
-      in: db, restriction: restriction, reusing: row, isReset: true, decoding.decode)
+      in: db, restriction: restriction, reusing: row, decoding.decode)
   }
 }
 

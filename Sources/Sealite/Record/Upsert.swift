@@ -157,7 +157,7 @@ extension MutablePersistableRecord {
       // rowid is never NULL).
       guard
         let returned = try upsert.statement.withFirstStep(
-          in: db, isReset: true, { sqlite3_column_int64($0, 0) })
+          in: db, { sqlite3_column_int64($0, 0) })
       else {
         throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
       }
@@ -165,14 +165,14 @@ extension MutablePersistableRecord {
     } else if selection.isEmpty {
       // A WITHOUT ROWID table: the statement returns 1, and the key stands
       // in for the rowid.
-      guard try upsert.statement.withFirstStep(in: db, isReset: true, { _ in () }) != nil else {
+      guard try upsert.statement.withFirstStep(in: db, { _ in () }) != nil else {
         throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
       }
       rowID = Self.integerKey(upsert.primaryKey, container) ?? db.lastInsertedRowID
     } else {
       // The selection's columns, without the rowid that ends RETURNING:
       // copied from the statement into a row of the statement's layout.
-      let returned = try upsert.statement.withFirstRow(in: db, isReset: true) { live -> (Row, Int64?) in
+      let returned = try upsert.statement.withFirstRow(in: db) { live -> (Row, Int64?) in
         guard upsert.returnsRowID else { return (live.copy(), nil) }
         return (
           Row(layout: upsert.selectionLayout, valuesOfFirstColumnsOf: live),

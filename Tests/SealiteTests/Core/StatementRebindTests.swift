@@ -24,10 +24,11 @@ enum RebindPath: String, CaseIterable, CustomTestStringConvertible, Sendable {
   }
 }
 
-/// Binding no longer resets a statement that the last run left reset: a run
-/// of Sealite's ends with a reset. These check the statements that a run did
-/// not leave so: stepped through the C API to a row, or to their end.
-@Suite("A statement binds new arguments however its last run ended")
+/// A statement is reset before a run or a bind only when a run is in the
+/// middle: a run of Sealite's ends with a reset. These check the statements
+/// that a run did not leave so: stepped through the C API to a row, or to
+/// their end.
+@Suite("A statement binds new arguments and runs again however its last run ended")
 struct StatementRebindTests {
   @Test("after a run of Sealite's, the next arguments bind and run", arguments: RebindPath.allCases)
   func afterSealiteRun(binding: RebindPath) throws {
@@ -93,6 +94,29 @@ struct StatementRebindTests {
         try statement.setArguments([UInt64.max] as [(any DatabaseValueConvertible)?])
       }
       #expect(try RebindPath.singleArgument.bindAndReadFirst(statement, 4) == 4)
+    }
+  }
+
+  @Test(
+    "a statement stepped through the C API runs again from its first row, with its arguments",
+    arguments: [1, 2, 3])
+  func rerunAfterSteps(steps: Int) throws {
+    try DatabaseQueue().read { db in
+      let statement = try db.makeStatement(
+        sql: "SELECT value * ? FROM (SELECT 1 AS value UNION ALL SELECT 2)")
+      try statement.setArguments([10])
+      // One step: the first row; two: the second; three: the end, not reset.
+      func stepThroughCAPI() {
+        for _ in 0..<steps { _ = sqlite3_step(statement.sqliteStatement) }
+      }
+      stepThroughCAPI()
+      #expect(try Int.fetchAll(statement) == [10, 20])
+      stepThroughCAPI()
+      #expect(try Int.fetchOne(statement) == 10)
+      stepThroughCAPI()
+      #expect(try Array(Int.fetchCursor(statement)) == [10, 20])
+      stepThroughCAPI()
+      #expect(try Row.fetchAll(statement).map { $0[0] as Int } == [10, 20])
     }
   }
 }

@@ -138,4 +138,23 @@ struct RequestShapeCacheTests {
       #expect(try reversed.fetchOne(db)?["name"] == "c")
     }
   }
+
+  @Test(
+    "More shapes than the connection keeps, taken in turn and again: each runs its own SQL with its values")
+  func moreShapesThanKept() throws {
+    let dbQueue = try makeQueue()
+    let id = Column("id")
+    try dbQueue.read { (db: Database) throws in
+      // An IN list of every length from 1 to 600 is a shape each: the cache
+      // of 512 shapes empties once on the way. The same lengths again, in
+      // reverse, find their shapes anew or in the cache. The lists are
+      // longer than the 256 bytes the key buffer starts with.
+      for length in Array(1...600) + Array((1...600).reversed()) {
+        let low = length % 6
+        let list = [low + 1] + Array(repeating: 0, count: length - 1)
+        let rows = try Table("item").filter(list.contains(id)).fetchAll(db)
+        #expect(ids(rows) == [Int64(low + 1)], "\(length) values")
+      }
+    }
+  }
 }
