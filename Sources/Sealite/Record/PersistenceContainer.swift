@@ -64,6 +64,9 @@ public struct PersistenceContainer: Sendable {
   /// True if no column was set.
   public var isEmpty: Bool { columns.isEmpty }
 
+  /// True for a container that holds nothing, as `PersistenceContainer()`.
+  var isBlank: Bool { columns.isEmpty && values.isEmpty && conversionFailure == nil }
+
   /// The database value of a column, if set.
   func databaseValue(forColumn column: String) -> DatabaseValue? {
     index(of: column).map { values[$0] }

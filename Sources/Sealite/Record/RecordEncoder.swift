@@ -58,8 +58,12 @@ final class RecordEncoder: Encoder {
     RecordSingleValueEncodingContainer(encoder: self)
   }
 
+  /// The column of `key`. Inlined in each encode method, with the default
+  /// strategy's case first: a call per column cost more than the strategy.
+  @inline(__always)
   func column(for key: some CodingKey) -> String {
-    columnStrategy.columnName(for: key)
+    if case .useDefaultKeys = columnStrategy { return key.stringValue }
+    return columnStrategy.columnName(for: key)
   }
 
   func set(_ value: DatabaseValue, forKey key: some CodingKey) {
@@ -99,7 +103,10 @@ final class RecordEncoder: Encoder {
   /// Starts a record in `container`: the columns recorded from the last
   /// record apply while it writes the same ones, from an empty container.
   func start(with container: PersistenceContainer) {
-    self.container = container
+    // The encoder's own container is empty (`giveBack()` took it): an empty
+    // one is not assigned over it, which would retain its arrays and release
+    // the others, at every record.
+    if !container.isBlank { self.container = container }
     self.container.reuseStorage(of: &spareValues)
     recordedPrefix = container.columns.isEmpty ? 0 : -1
   }
