@@ -44,7 +44,11 @@ final class RowValueBuffer: ManagedBuffer<RowValueBuffer.Header, DatabaseValue>,
   }
 
   deinit {
-    base.deinitialize(count: count)
+    // Each value moved out and dropped, in code specialized for
+    // `DatabaseValue`: `deinitialize(count:)` destroys each one through the
+    // type's value witness, a call per value of every fetched row.
+    let base = base
+    for index in 0..<count { _ = (base + index).move() }
   }
 
   /// The address of the first value; stable for the buffer's life.
