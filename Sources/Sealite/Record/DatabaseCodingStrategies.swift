@@ -164,7 +164,16 @@ public enum DatabaseColumnEncodingStrategy: Sendable {
   /// A custom conversion from key to column name.
   case custom(@Sendable (any CodingKey) -> String)
 
+  /// The column of `key`. Inlined where it is called, with the default
+  /// strategy's case first: a call per column costs more than that case.
+  @inline(__always)
   func columnName(for key: some CodingKey) -> String {
+    if case .useDefaultKeys = self { return key.stringValue }
+    return convertedColumnName(for: key)
+  }
+
+  /// The column of `key` under a strategy that converts its name.
+  private func convertedColumnName(for key: some CodingKey) -> String {
     switch self {
     case .useDefaultKeys: return key.stringValue
     case .convertToSnakeCase: return SnakeCase.fromCamelCase(key.stringValue)

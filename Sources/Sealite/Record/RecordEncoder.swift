@@ -58,12 +58,11 @@ final class RecordEncoder: Encoder {
     RecordSingleValueEncodingContainer(encoder: self)
   }
 
-  /// The column of `key`. Inlined in each encode method, with the default
-  /// strategy's case first: a call per column cost more than the strategy.
+  /// The column of `key`, inlined in each encode method (see
+  /// `DatabaseColumnEncodingStrategy.columnName(for:)`).
   @inline(__always)
   func column(for key: some CodingKey) -> String {
-    if case .useDefaultKeys = columnStrategy { return key.stringValue }
-    return columnStrategy.columnName(for: key)
+    columnStrategy.columnName(for: key)
   }
 
   func set(_ value: DatabaseValue, forKey key: some CodingKey) {
