@@ -2,7 +2,11 @@
 /// Values always become bound arguments (`?`), never SQL text; identifiers are
 /// always quoted.
 public struct SQLExpression: SQLSpecificExpressible, Sendable {
-  indirect enum Impl: Sendable {
+  // Values, constants, columns and raw SQL are stored in place: the
+  // expressions every request builds (`Column("id") > value`, an ordering)
+  // then allocate one box, for the operator, instead of one for each operand.
+  // The cases that hold other expressions, or more than 24 bytes, are boxed.
+  enum Impl: Sendable {
     /// A value, bound as an argument (inlined as a literal in schema SQL).
     case value(DatabaseValue)
     /// A value written into the SQL as a literal, never bound: a constant that must
@@ -13,50 +17,50 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     /// Raw SQL with its arguments.
     case literal(SQL)
     /// `op expr`, e.g. `NOT`, `-`.
-    case prefix(String, SQLExpression)
+    indirect case prefix(String, SQLExpression)
     /// `expr op`, e.g. `IS NULL`.
-    case postfix(SQLExpression, String)
+    indirect case postfix(SQLExpression, String)
     /// `lhs op rhs`.
-    case binary(String, SQLExpression, SQLExpression)
+    indirect case binary(String, SQLExpression, SQLExpression)
     /// `a op b op c`; empty lists use `empty` (`1` for AND, `0` for OR).
-    case associative(String, [SQLExpression], empty: String)
+    indirect case associative(String, [SQLExpression], empty: String)
     /// `name(args)` or `name(DISTINCT args)`.
-    case function(String, [SQLExpression], distinct: Bool)
+    indirect case function(String, [SQLExpression], distinct: Bool)
     /// `name(args ORDER BY ordering) FILTER (WHERE filter)`: an aggregate
     /// with an ordering (SQLite 3.44) or a filter (SQLite 3.30). The
     /// ordering renders as an ORDER BY term (`x DESC`).
-    case aggregate(String, [SQLExpression], orderBy: SQLExpression?, filter: SQLExpression?)
+    indirect case aggregate(String, [SQLExpression], orderBy: SQLExpression?, filter: SQLExpression?)
     /// `COUNT(*)`.
     case countAll
     /// `expr [NOT] IN (list)`; an empty list is always false (true when negated).
-    case inList(SQLExpression, [SQLExpression], negated: Bool)
+    indirect case inList(SQLExpression, [SQLExpression], negated: Bool)
     /// `expr [NOT] IN (subquery)`.
-    case inSubquery(SQLExpression, SQL, negated: Bool)
+    indirect case inSubquery(SQLExpression, SQL, negated: Bool)
     /// `[NOT] EXISTS (subquery)`.
-    case exists(SQL, negated: Bool)
+    indirect case exists(SQL, negated: Bool)
     /// `expr [NOT] BETWEEN low AND high`.
-    case between(SQLExpression, SQLExpression, SQLExpression, negated: Bool)
+    indirect case between(SQLExpression, SQLExpression, SQLExpression, negated: Bool)
     /// `expr COLLATE name`.
-    case collate(SQLExpression, String)
+    indirect case collate(SQLExpression, String)
     /// `CAST(expr AS type)`.
-    case cast(SQLExpression, String)
+    indirect case cast(SQLExpression, String)
     /// `(subquery)` as a scalar value.
-    case subquery(SQL)
+    indirect case subquery(SQL)
     /// SQL that depends on the table it is qualified with (an association
     /// aggregate's correlated subquery, `TableAlias.exists`), rendered when
     /// the request runs. The closure is told whether the expression sits
     /// inside a larger one, where it must be parenthesized. `isAggregate`
     /// marks association aggregates, whose request is rendered twice.
-    case dependent(
+    indirect case dependent(
       SQLTableAlias?, @Sendable (SQLGenerationContext, SQLTableAlias, _ wrapped: Bool) throws -> String,
       isAggregate: Bool = false)
     /// An expression that knows the SQL of its negation (`!alias.exists` is
     /// `"t"."id" IS NULL`, not `NOT ("t"."id" IS NOT NULL)`): it renders as the
     /// first, and `!` turns it into the second.
-    case negatable(SQLExpression, negation: SQLExpression)
+    indirect case negatable(SQLExpression, negation: SQLExpression)
     /// An expression that JSON builders (`JSON_ARRAY`, `JSON_OBJECT`, …) read as JSON
     /// rather than as text (`JSONColumn`, `asJSON`); it renders as the expression itself.
-    case jsonValue(SQLExpression)
+    indirect case jsonValue(SQLExpression)
   }
 
   let impl: Impl

@@ -4,7 +4,7 @@ extension TableRecord {
   /// The relation of an association's destination record type: its table,
   /// and the columns the record selects.
   static var associationDestination: SQLRelation {
-    SQLRelation(tableName: databaseTableName, selection: databaseSelection.map { $0.sqlSelection })
+    SQLRelation(tableName: databaseTableName, selection: databaseSQLSelection)
   }
 
   /// An association to the row this record refers to: this record's table

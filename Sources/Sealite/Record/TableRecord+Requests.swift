@@ -5,8 +5,7 @@ extension TableRecord {
   /// All rows of the table.
   public static func all() -> QueryInterfaceRequest<Self> {
     QueryInterfaceRequest(
-      relation: SQLRelation(
-        tableName: databaseTableName, selection: databaseSelection.map { $0.sqlSelection }))
+      relation: SQLRelation(tableName: databaseTableName, selection: databaseSQLSelection))
   }
 
   /// No rows.

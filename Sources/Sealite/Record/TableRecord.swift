@@ -59,6 +59,23 @@ extension TableRecord {
 /// `RecordStatementCache.returningClause`). Immutable, of a Sendable value.
 nonisolated(unsafe) private let allColumnsSelection: [any SQLSelectable] = [AllColumns()]
 
+/// The SQL of the default selection, shared as well: a request of a record
+/// type that keeps the default builds no array of its own.
+private let allColumnsSQLSelection = [AllColumns().sqlSelection]
+
+extension TableRecord {
+  /// The SQL of ``databaseSelection``: for the default selection, the array
+  /// every request of such a record type shares (found by its storage, which
+  /// lives as long as the program).
+  static var databaseSQLSelection: [SQLSelection] {
+    let selection = databaseSelection
+    let isDefault = selection.withUnsafeBufferPointer { selection in
+      allColumnsSelection.withUnsafeBufferPointer { selection.baseAddress == $0.baseAddress }
+    }
+    return isDefault ? allColumnsSQLSelection : selection.map { $0.sqlSelection }
+  }
+}
+
 /// GRDB's rule: the type name (without module or enclosing types), with its
 /// leading uppercase run lowercased, keeping the last capital of an acronym
 /// when a lowercase letter follows it.

@@ -67,15 +67,19 @@ struct AllocationCountTests {
     // The cached statement keeps its record decoding (decoder, keyed
     // container, column lookups) for the next run, and `fetchAll` steps it
     // without a cursor object, and the key of its shape is written in the
-    // connection's buffer, not in an array: 13 per request in a release build
-    // (14 with the key's array, 17 with the record cursor, its row cursor and
-    // their stepper, 26 before; 56, 61 and 69 before in this build).
-    AllocationLimit(workload: "small-request", maximum: 55.01),
+    // connection's buffer, not in an array. A column and a value are stored
+    // in their expression, not boxed, and a record type with the default
+    // selection shares its SQL: 9 per request in a release build (13 with
+    // boxed operands and a selection array per request, 14 with the key's
+    // array, 17 with the record cursor, its row cursor and their stepper, 26
+    // before; 55, 56, 61 and 69 before in this build).
+    AllocationLimit(workload: "small-request", maximum: 48.01),
     // A request's fetchOne decodes its row with the decoder and keyed
-    // container its statement keeps, as fetchAll does (10 in a release build;
-    // 11 with the array of its shape's key, 13 when each fetchOne made a
-    // decoder and a container).
-    AllocationLimit(workload: "request-fetch-one", maximum: 41.01),
+    // container its statement keeps, as fetchAll does (7 in a release build;
+    // 10 with boxed operands and a selection array per request, 11 with the
+    // array of its shape's key, 13 when each fetchOne made a decoder and a
+    // container; 41 before in this build).
+    AllocationLimit(workload: "request-fetch-one", maximum: 36.01),
     AllocationLimit(workload: "statement-insert", maximum: 4.01),
     // record.insert: the boxed values of the Encoder's generic calls, and
     // SQLite's. The encoder and its keyed container are kept from one record
@@ -140,8 +144,10 @@ struct AllocationCountTests {
     AllocationLimit(workload: "row-cursor-step-references", maximum: 38.01),
     AllocationLimit(workload: "record-cursor-step-references", maximum: 113.01),
     AllocationLimit(workload: "primary-key-lookup-references", maximum: 171.01),
-    // (67 in a release build, 70 with the array of the request shape's key.)
-    AllocationLimit(workload: "small-request-references", maximum: 1629.01),
+    // (63 in a release build, 67 with boxed operands and a selection array
+    // per request, 70 with the array of the request shape's key; 1,629 before
+    // in this build.)
+    AllocationLimit(workload: "small-request-references", maximum: 1517.01),
     AllocationLimit(workload: "statement-insert-references", maximum: 16.01),
     // Writes move the record's persistence container from the encoder into
     // the statement's outcome and the callbacks' instead of copying it, their
@@ -185,9 +191,10 @@ struct AllocationCountTests {
     AllocationLimit(workload: "record-upsert-references", maximum: 190.01),
     // (39 in a release build, 47 before.)
     AllocationLimit(workload: "record-upsert-and-fetch-references", maximum: 468.01),
-    // (37 in a release build, 40 with the array of the request shape's key,
-    // 42 before.)
-    AllocationLimit(workload: "request-fetch-one-references", maximum: 645.01),
+    // (36 in a release build, 37 with boxed operands and a selection array
+    // per request, 40 with the array of the request shape's key, 42 before;
+    // 645 before in this build.)
+    AllocationLimit(workload: "request-fetch-one-references", maximum: 561.01),
   ]
 
   // SQLite's own allocations differ from version to version: the limits are
