@@ -113,9 +113,13 @@ public struct PersistenceContainer: Sendable {
     values.append(value)
   }
 
-  /// The names of the columns of the values appended alone, in order.
-  mutating func setPendingColumns(_ names: [String]) {
-    assert(columns.isEmpty && names.count == values.count, "the names of the values appended alone")
+  /// The names of the columns of the values appended alone, in order; with
+  /// `replacing`, the same names as the columns already written, in another
+  /// array.
+  mutating func setPendingColumns(_ names: [String], replacing: Bool = false) {
+    assert(
+      (replacing ? columns == names : columns.isEmpty) && names.count == values.count,
+      "the names of the values appended alone, or the same names")
     columns = names
   }
 

@@ -61,6 +61,7 @@ extension RecordEncoder {
   /// slot, empty, in place of the one kept there.
   func giveBack() -> PersistenceContainer {
     writePendingColumns()
+    shareRecordedColumns()
     var encoded = PersistenceContainer()
     swap(&encoded, &container)
     codingPath = []

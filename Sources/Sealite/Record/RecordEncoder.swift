@@ -27,6 +27,8 @@ final class RecordEncoder: Encoder {
   /// How many columns of the record being encoded are the first recorded
   /// ones, written in order; -1 once it wrote another.
   @exclusivity(unchecked) private var recordedPrefix = 0
+  /// True while the record being encoded records columns of its own.
+  @exclusivity(unchecked) private var isRecording = false
 
   /// An encoder that adds the record's columns to `container`.
   init(recordType: any EncodableRecord.Type, container: PersistenceContainer) {
@@ -84,6 +86,7 @@ final class RecordEncoder: Encoder {
       recordedColumns.append(column.bits)
       recordedNames.append(column)
       recordedPrefix += 1
+      isRecording = true
     } else {
       recordedPrefix = -1
     }
@@ -99,6 +102,19 @@ final class RecordEncoder: Encoder {
       pending == recordedNames.count ? recordedNames : Array(recordedNames[..<pending]))
   }
 
+  /// Gives a record that recorded columns, and wrote nothing else, the
+  /// recorded array itself as its columns: the first record of a type then
+  /// shares its columns with the next ones, and the caches keyed by a
+  /// record's columns (its INSERT, UPDATE and upsert statements) find the
+  /// next records' columns equal to their key by storage, without comparing
+  /// names.
+  func shareRecordedColumns() {
+    guard isRecording else { return }
+    isRecording = false
+    guard recordedPrefix == recordedNames.count, container.columns.count == recordedPrefix else { return }
+    container.setPendingColumns(recordedNames, replacing: true)
+  }
+
   /// Starts a record in `container`: the columns recorded from the last
   /// record apply while it writes the same ones, from an empty container.
   func start(with container: PersistenceContainer) {
@@ -108,6 +124,7 @@ final class RecordEncoder: Encoder {
     if !container.isBlank { self.container = container }
     self.container.reuseStorage(of: &spareValues)
     recordedPrefix = container.columns.isEmpty ? 0 : -1
+    isRecording = false
   }
 
   /// Writes `value` into the column of `key`: data, dates and UUIDs by the
