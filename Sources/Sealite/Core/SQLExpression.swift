@@ -5,7 +5,8 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
   // Values, constants, columns and raw SQL are stored in place: the
   // expressions every request builds (`Column("id") > value`, an ordering)
   // then allocate one box, for the operator, instead of one for each operand.
-  // The cases that hold other expressions, or more than 24 bytes, are boxed.
+  // The other cases are boxed: they hold other expressions or a subquery, or
+  // more than the 24 bytes of a column, and keep an expression that small.
   enum Impl: Sendable {
     /// A value, bound as an argument (inlined as a literal in schema SQL).
     case value(DatabaseValue)

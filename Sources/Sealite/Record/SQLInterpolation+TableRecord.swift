@@ -36,7 +36,7 @@ extension SQL.StringInterpolation {
     columnsOf recordType: (some TableRecord).Type, tableAlias: String? = nil
   ) {
     let tableName = recordType.databaseTableName
-    let selection = recordType.databaseSelection.map(\.sqlSelection)
+    let selection = recordType.databaseSQLSelection
     elements.append(
       .generated { context in
         // A context of its own, so that the alias keeps its name whatever
