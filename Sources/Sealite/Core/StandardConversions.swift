@@ -140,7 +140,14 @@ extension String: DatabaseValueConvertible, SingleLookupColumnConvertible {
       sqlite3_bind_text(
         sqliteStatement, index, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
         CInt(buffer.count), sqliteTransient)
-    } ?? sqlite3_bind_text(sqliteStatement, index, self, -1, sqliteTransient)
+    } ?? bindCString(to: sqliteStatement, at: index)
+  }
+  /// Binds a string whose bytes are not contiguous, through a C string. Not
+  /// inlined where texts are bound: native strings, the ones bound in loops,
+  /// never come here.
+  @inline(never)
+  private func bindCString(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+    sqlite3_bind_text(sqliteStatement, index, self, -1, sqliteTransient)
   }
 }
 
@@ -165,7 +172,10 @@ extension Data: DatabaseValueConvertible, SingleLookupColumnConvertible {
   }
   /// Binds a BLOB (SQLite copies the bytes); an empty `Data` is an empty
   /// blob, never NULL.
-  @inline(__always)
+  ///
+  /// Not inlined: reaching the bytes of a `Data` is long code, which would
+  /// sit in every loop that binds values, blobs or not.
+  @inline(never)
   public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
     // An empty Data may have no address, which sqlite3_bind_blob binds as NULL.
     if isEmpty { return sqlite3_bind_zeroblob(sqliteStatement, index, 0) }

@@ -288,11 +288,7 @@ public final class Statement {
     while true {
       let code = sqlite3_step(sqliteStatement)
       if code == SQLITE_DONE { break }
-      if code != SQLITE_ROW {
-        let error = makeError(code: code)
-        sqlite3_reset(sqliteStatement)
-        throw database.didFail(self, context: context, error: error)
-      }
+      if code != SQLITE_ROW { throw stepFailure(code: code, in: database, context: context) }
     }
     sqlite3_reset(sqliteStatement)
     try database.didExecute(self, context: context)
@@ -380,9 +376,7 @@ public final class Statement {
         let context = try database.willExecute(self)
         let stepCode = sqlite3_step(sqliteStatement)
         if stepCode != SQLITE_DONE && stepCode != SQLITE_ROW {
-          let error = makeError(code: stepCode)
-          sqlite3_reset(sqliteStatement)
-          throw database.didFail(self, context: context, error: error)
+          throw stepFailure(code: stepCode, in: database, context: context)
         }
         sqlite3_reset(sqliteStatement)
         try database.didExecute(self, context: context)
@@ -405,6 +399,17 @@ public final class Statement {
   @inline(__always)
   func checkArgumentsWereGiven() throws {
     if !argumentsWereGiven && !parameterNames.isEmpty { try validateArguments(StatementArguments()) }
+  }
+
+  /// Ends a run whose step failed with `code`, and returns the error to
+  /// throw, as the observers of `database` see it. Not inlined where
+  /// statements step: their loops are better off without this code in the
+  /// instruction cache.
+  @inline(never)
+  func stepFailure(code: CInt, in database: Database, context: AnyObject?) -> any Error {
+    let error = makeError(code: code)
+    sqlite3_reset(sqliteStatement)
+    return database.didFail(self, context: context, error: error)
   }
 
   /// Builds the error for a failed step or bind, with this statement's SQL.

@@ -91,6 +91,7 @@ public struct StatementArguments: Hashable, Sendable {
   /// The database value of `value`, as ``convert(_:failure:)`` converts an
   /// optional one: without wrapping it in an optional first (an optional
   /// existential is copied, tested and destroyed through generic witnesses).
+  @inlinable
   @inline(__always)
   static func convert(present value: borrowing any DatabaseValueConvertible, failure: inout String?)
     -> DatabaseValue
@@ -100,8 +101,9 @@ public struct StatementArguments: Hashable, Sendable {
     return checkedConversion(of: copy value, dbValue, failure: &failure)
   }
 
+  @usableFromInline
   @inline(never)
-  private static func checkedConversion(
+  static func checkedConversion(
     of value: (any DatabaseValueConvertible)?, _ dbValue: DatabaseValue, failure: inout String?
   ) -> DatabaseValue {
     guard let checked = value as? any CheckedDatabaseValueConvertible else { return dbValue }
@@ -177,7 +179,8 @@ extension StatementArguments: ExpressibleByArrayLiteral {
 
 extension DatabaseValueConvertible {
   /// The dynamic type of a value, read from an existential without copying it.
-  fileprivate var convertibleType: Any.Type { Self.self }
+  @inlinable
+  var convertibleType: Any.Type { Self.self }
 }
 
 extension StatementArguments: ExpressibleByDictionaryLiteral {

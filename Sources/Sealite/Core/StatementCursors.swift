@@ -76,9 +76,7 @@ extension Statement {
       try db._withUnsafeGuaranteedRef { try $0.didExecute(self, context: context) }
       return false
     case let code:
-      let error = makeError(code: code)
-      sqlite3_reset(sqliteStatement)
-      throw db._withUnsafeGuaranteedRef { $0.didFail(self, context: context, error: error) }
+      throw db._withUnsafeGuaranteedRef { stepFailure(code: code, in: $0, context: context) }
     }
   }
 

@@ -44,9 +44,7 @@ extension MutablePersistableRecord {
       db, columns: container.columns, resolution: resolution, returning: returning)
     var returnedRow: Row?
     if returning != nil {
-      // The values of the columns, then those of the RETURNING clause.
-      let arguments = StatementArguments(container.valuesForBinding) + insert.returningArguments
-      returnedRow = try Row.fetchOne(insert.statement, arguments: arguments)
+      returnedRow = try Self.runReturning(insert, container)
     } else {
       // The statement has exactly one placeholder per column, in order. The
       // cached insert keeps its statement alive: borrowed, not retained.
@@ -78,6 +76,19 @@ extension MutablePersistableRecord {
       row: returnedRow, ignored: false)
   }
 
+  /// Runs an INSERT with a RETURNING clause, and returns the row it
+  /// returns. Not inlined in the insert without one, which runs most.
+  @inline(never)
+  private static func runReturning(
+    _ insert: RecordInsertStatement, _ container: borrowing PersistenceContainer
+  )
+    throws -> Row?
+  {
+    // The values of the columns, then those of the RETURNING clause.
+    let arguments = StatementArguments(container.valuesForBinding) + insert.returningArguments
+    return try Row.fetchOne(insert.statement, arguments: arguments)
+  }
+
   /// The INSERT statement for these columns, with the table's primary key
   /// and the arguments of the RETURNING clause (values a selection binds).
   /// Without RETURNING, remembered per connection until the schema changes:
@@ -91,28 +102,38 @@ extension MutablePersistableRecord {
       if returning == nil, let cached = cache.insertStatements.value(for: key) {
         return cached
       }
-      let table = Self.databaseTableName.quotedDatabaseIdentifier
-      var sql = "INSERT \(resolution.orClause)INTO \(table)"
-      if columns.isEmpty {
-        sql += " DEFAULT VALUES"
-      } else {
-        let columnList = columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")
-        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        sql += " (\(columnList)) VALUES (\(placeholders))"
-      }
-      var returningArguments = StatementArguments()
-      if let returning {
-        let context = SQLGenerationContext(db: db)
-        sql += " RETURNING " + (try returning.map { try $0.sql(context) }.joined(separator: ", "))
-        returningArguments = context.arguments ?? StatementArguments()
-      }
-      let insert = RecordInsertStatement(
-        statement: try db.cachedStatement(sql: sql),
-        primaryKey: try db.recordPrimaryKey(Self.databaseTableName),
-        returningArguments: returningArguments)
+      let insert = try makeInsertStatement(db, columns: columns, resolution: resolution, returning: returning)
       if returning == nil { cache.insertStatements.set(insert, for: key) }
       return insert
     }
+  }
+
+  /// Builds the INSERT statement that ``insertStatement(_:columns:resolution:returning:)``
+  /// did not find in the cache. Not inlined there: the loop that inserts
+  /// records is better off without this code in the instruction cache.
+  @inline(never)
+  private func makeInsertStatement(
+    _ db: Database, columns: [String], resolution: Database.ConflictResolution, returning: [SQLSelection]?
+  ) throws -> RecordInsertStatement {
+    let table = Self.databaseTableName.quotedDatabaseIdentifier
+    var sql = "INSERT \(resolution.orClause)INTO \(table)"
+    if columns.isEmpty {
+      sql += " DEFAULT VALUES"
+    } else {
+      let columnList = columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")
+      let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+      sql += " (\(columnList)) VALUES (\(placeholders))"
+    }
+    var returningArguments = StatementArguments()
+    if let returning {
+      let context = SQLGenerationContext(db: db)
+      sql += " RETURNING " + (try returning.map { try $0.sql(context) }.joined(separator: ", "))
+      returningArguments = context.arguments ?? StatementArguments()
+    }
+    return RecordInsertStatement(
+      statement: try db.cachedStatement(sql: sql),
+      primaryKey: try db.recordPrimaryKey(Self.databaseTableName),
+      returningArguments: returningArguments)
   }
 
   /// Runs the UPDATE of the record's columns that are in `columns`, but not
@@ -138,6 +159,17 @@ extension MutablePersistableRecord {
       if !ran || db.changesCount == 0 { throw try recordNotFound(db, container) }
       return nil
     }
+    return try performUpdate(db, update, container: container, returning: returning)
+  }
+
+  /// Runs `update` with a RETURNING clause, and returns the row it returns.
+  /// Not inlined in the update without one, which runs most: its loop is
+  /// better off without this code in the instruction cache.
+  @inline(never)
+  private func performUpdate(
+    _ db: Database, _ update: RecordUpdateStatement, container: PersistenceContainer,
+    returning: [SQLSelection]
+  ) throws -> Row {
     guard let indexes = update.valueIndexes(in: container) else { throw try recordNotFound(db, container) }
     let context = SQLGenerationContext(db: db)
     let sql =
@@ -163,28 +195,39 @@ extension MutablePersistableRecord {
         table: Self.databaseTableName, recordColumns: container.columns, columns: columns,
         resolution: resolution.rawValue)
       if let cached = cache.updateStatements.value(for: key) { return cached }
-      let keyColumns = try db.recordPrimaryKey(Self.databaseTableName).columns
-      let keyNames = Set(keyColumns.map { $0.nameKey })
-      let wanted = Set(columns.map { $0.nameKey })
-      // In the table's order, as the schema spells them.
-      var updated = try db.columns(in: Self.databaseTableName).map { $0.name }.filter {
-        let name = $0.nameKey
-        return wanted.contains(name) && container.index(of: $0) != nil && !keyNames.contains(name)
-      }
-      if updated.isEmpty {
-        updated = keyColumns
-      }
-      let table = Self.databaseTableName.quotedDatabaseIdentifier
-      let assignments = updated.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
-      let condition = keyColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
-      let sql = "UPDATE \(resolution.orClause)\(table) SET \(assignments) WHERE \(condition)"
-      let indexes = (updated + keyColumns).map { container.index(of: $0) }
-      let update = RecordUpdateStatement(
-        statement: try db.cachedStatement(sql: sql),
-        valueIndexes: indexes.contains(nil) ? nil : indexes.compactMap { $0 }, keyCount: keyColumns.count)
+      let update = try makeUpdateStatement(db, container: container, columns: columns, resolution: resolution)
       cache.updateStatements.set(update, for: key)
       return update
     }
+  }
+
+  /// Builds the UPDATE statement that ``updateStatement(_:container:columns:resolution:)``
+  /// did not find in the cache. Not inlined there: the loop that updates
+  /// records is better off without this code in the instruction cache.
+  @inline(never)
+  private func makeUpdateStatement(
+    _ db: Database, container: PersistenceContainer, columns: Set<String>,
+    resolution: Database.ConflictResolution
+  ) throws -> RecordUpdateStatement {
+    let keyColumns = try db.recordPrimaryKey(Self.databaseTableName).columns
+    let keyNames = Set(keyColumns.map { $0.nameKey })
+    let wanted = Set(columns.map { $0.nameKey })
+    // In the table's order, as the schema spells them.
+    var updated = try db.columns(in: Self.databaseTableName).map { $0.name }.filter {
+      let name = $0.nameKey
+      return wanted.contains(name) && container.index(of: $0) != nil && !keyNames.contains(name)
+    }
+    if updated.isEmpty {
+      updated = keyColumns
+    }
+    let table = Self.databaseTableName.quotedDatabaseIdentifier
+    let assignments = updated.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
+    let condition = keyColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
+    let sql = "UPDATE \(resolution.orClause)\(table) SET \(assignments) WHERE \(condition)"
+    let indexes = (updated + keyColumns).map { container.index(of: $0) }
+    return RecordUpdateStatement(
+      statement: try db.cachedStatement(sql: sql),
+      valueIndexes: indexes.contains(nil) ? nil : indexes.compactMap { $0 }, keyCount: keyColumns.count)
   }
 }
 

@@ -11,7 +11,7 @@ public struct PersistenceContainer: Sendable {
   public private(set) var columns: [String] = []
   /// Values, parallel to ``columns``.
   private(set) var values: [DatabaseValue] = []
-  var conversionFailure: String?
+  @usableFromInline var conversionFailure: String?
 
   /// An empty container. It allocates nothing until a column is set: an
   /// Encodable record's encoder replaces it with a container of its own.
@@ -20,10 +20,16 @@ public struct PersistenceContainer: Sendable {
   /// The value of a column, or nil if the column was not set.
   public subscript(_ column: String) -> (any DatabaseValueConvertible)? {
     get { index(of: column).map { values[$0] } }
+    // Inlinable: in the record's `encode(to:)`, the value's type is known, and
+    // the existential built for the subscript is converted without the generic
+    // witnesses that copy, test and destroy it (some 300 instructions per
+    // record of four columns). Unwrapped here, not mapped: the value is
+    // converted where it is.
+    @inlinable
+    @inline(__always)
     set {
-      // Unwrapped here, not mapped: the value is converted where it is.
       if let newValue {
-        set(convert(newValue), forColumn: column)
+        set(StatementArguments.convert(present: newValue, failure: &conversionFailure), forColumn: column)
       } else {
         set(.null, forColumn: column)
       }
@@ -72,6 +78,7 @@ public struct PersistenceContainer: Sendable {
     index(of: column).map { values[$0] }
   }
 
+  @usableFromInline
   mutating func set(_ value: DatabaseValue, forColumn column: String) {
     if let index = index(of: column) {
       values[index] = value
@@ -121,10 +128,6 @@ public struct PersistenceContainer: Sendable {
       (replacing ? columns == names : columns.isEmpty) && names.count == values.count,
       "the names of the values appended alone, or the same names")
     columns = names
-  }
-
-  private mutating func convert(_ value: borrowing any DatabaseValueConvertible) -> DatabaseValue {
-    StatementArguments.convert(present: value, failure: &conversionFailure)
   }
 
   @inline(__always)

@@ -214,49 +214,62 @@ extension MutablePersistableRecord {
         // A cacheable plan has no assignments of its own to bind.
         return (cached, returningArguments)
       }
-      let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
-      let context = SQLGenerationContext(db: db)
-      let table = Self.databaseTableName.quotedDatabaseIdentifier
-      var sql = "INSERT INTO \(table)"
-      if container.columns.isEmpty {
-        sql += " DEFAULT VALUES"
-      } else {
-        sql += " (\(container.columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))"
-        let placeholders = Array(repeating: "?", count: container.columns.count).joined(separator: ", ")
-        sql += " VALUES (\(placeholders))"
-      }
-      sql += " ON CONFLICT"
-      if !plan.conflictTarget.isEmpty {
-        sql += " (\(plan.conflictTarget.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))"
-      }
-      var assignments = plan.assignments(
-        container: container, keyColumns: primaryKey.isHiddenRowID ? [] : primaryKey.columns)
-      if assignments.isEmpty {
-        // RETURNING returns nothing after DO NOTHING: a no-op assignment keeps
-        // the existing row and still returns it.
-        let column = plan.conflictTarget.first ?? primaryKey.columns.first ?? "rowid"
-        assignments = [
-          ColumnAssignment(columnName: column, value: SQLExpression(.column(column, alias: nil)))
-        ]
-      }
-      sql += " DO UPDATE SET " + (try assignments.map { try $0.sql(context) }.joined(separator: ", "))
-      // The values of the assignments come after the record's, before those of
-      // RETURNING.
-      let assignmentArguments = context.arguments?.values ?? []
-      var returned = returning.isEmpty ? [] : [returning]
-      let returnsRowID = !primaryKey.isWithoutRowID
-      if returnsRowID { returned.append("\"rowid\"") }
-      if returned.isEmpty { returned = ["1"] }
-      sql += " RETURNING " + returned.joined(separator: ", ")
-      let statement = try db.cachedStatement(sql: sql)
-      let returnedNames = statement.columnNames
-      let upsert = RecordUpsertStatement(
-        statement: statement, primaryKey: primaryKey, returnsRowID: returnsRowID,
-        selectionLayout: RowLayout(
-          names: returnsRowID ? Array(returnedNames.dropLast()) : returnedNames, isFetched: true))
+      let (upsert, assignmentArguments) = try makeUpsertStatement(
+        db, container: container, plan: plan, returning: returning)
       if isCacheable { cache.upsertStatements.set(upsert, for: key) }
       return (upsert, assignmentArguments + returningArguments)
     }
+  }
+
+  /// Builds the upsert statement that ``upsertStatement(_:container:plan:selection:)``
+  /// did not find in the cache, and the values its assignments bind. Not
+  /// inlined there: the loop that upserts records is better off without this
+  /// code in the instruction cache.
+  @inline(never)
+  private func makeUpsertStatement(
+    _ db: Database, container: PersistenceContainer, plan: UpsertPlan, returning: String
+  ) throws -> (RecordUpsertStatement, [DatabaseValue]) {
+    let primaryKey = try db.recordPrimaryKey(Self.databaseTableName)
+    let context = SQLGenerationContext(db: db)
+    let table = Self.databaseTableName.quotedDatabaseIdentifier
+    var sql = "INSERT INTO \(table)"
+    if container.columns.isEmpty {
+      sql += " DEFAULT VALUES"
+    } else {
+      sql += " (\(container.columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))"
+      let placeholders = Array(repeating: "?", count: container.columns.count).joined(separator: ", ")
+      sql += " VALUES (\(placeholders))"
+    }
+    sql += " ON CONFLICT"
+    if !plan.conflictTarget.isEmpty {
+      sql += " (\(plan.conflictTarget.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))"
+    }
+    var assignments = plan.assignments(
+      container: container, keyColumns: primaryKey.isHiddenRowID ? [] : primaryKey.columns)
+    if assignments.isEmpty {
+      // RETURNING returns nothing after DO NOTHING: a no-op assignment keeps
+      // the existing row and still returns it.
+      let column = plan.conflictTarget.first ?? primaryKey.columns.first ?? "rowid"
+      assignments = [
+        ColumnAssignment(columnName: column, value: SQLExpression(.column(column, alias: nil)))
+      ]
+    }
+    sql += " DO UPDATE SET " + (try assignments.map { try $0.sql(context) }.joined(separator: ", "))
+    // The values of the assignments come after the record's, before those of
+    // RETURNING.
+    let assignmentArguments = context.arguments?.values ?? []
+    var returned = returning.isEmpty ? [] : [returning]
+    let returnsRowID = !primaryKey.isWithoutRowID
+    if returnsRowID { returned.append("\"rowid\"") }
+    if returned.isEmpty { returned = ["1"] }
+    sql += " RETURNING " + returned.joined(separator: ", ")
+    let statement = try db.cachedStatement(sql: sql)
+    let returnedNames = statement.columnNames
+    let upsert = RecordUpsertStatement(
+      statement: statement, primaryKey: primaryKey, returnsRowID: returnsRowID,
+      selectionLayout: RowLayout(
+        names: returnsRowID ? Array(returnedNames.dropLast()) : returnedNames, isFetched: true))
+    return (upsert, assignmentArguments)
   }
 
   /// Finds the row the insert would conflict with, then updates it or inserts:

@@ -19,6 +19,35 @@ private struct Accents: Codable, FetchableRecord, PersistableRecord, Equatable {
 
 @Suite("Names compare as SQLite compares them: ASCII case only")
 struct IdentifierTests {
+  @Test("a persistence container finds a column by any ASCII case of its name, short or long, and only so")
+  func containerColumns() {
+    // 32 bytes: a string stored out of line, where names of up to 15 bytes
+    // are held in the string itself. Both spellings are built at run time, so
+    // that no two share their storage.
+    let long = String(repeating: "column_", count: 4) + "name"
+    var container = PersistenceContainer()
+    container["player_name"] = 1
+    container[long] = 2
+    container["é"] = 3
+    container["[x]"] = 4
+    func value(_ column: String) -> DatabaseValue? { container[column]?.databaseValue }
+    #expect(value("PLAYER_NAME") == 1.databaseValue)
+    #expect(value("Player_Name") == 1.databaseValue)
+    #expect(value(long.uppercased()) == 2.databaseValue)
+    #expect(value(String(long.dropLast()) + "E") == 2.databaseValue)
+    #expect(value(String(long.dropLast()) + "f") == nil)
+    #expect(value("É") == nil)
+    // "{" and "[" differ by the bit that tells "a" from "A": not letters.
+    #expect(value("{x}") == nil)
+    #expect(value("[X]") == 4.databaseValue)
+    #expect(value("player_nam") == nil)
+    #expect(value("player_namf") == nil)
+    // Set by another case, a column keeps its place and first spelling.
+    container["PLAYER_NAME"] = 5
+    #expect(container.columns == ["player_name", long, "é", "[x]"])
+    #expect(value("player_name") == 5.databaseValue)
+  }
+
   @Test("a row tells \"é\" from \"É\", and takes \"a\" and \"A\" for one column")
   func rowColumns() throws {
     let dbQueue = try DatabaseQueue()
