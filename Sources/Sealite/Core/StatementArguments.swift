@@ -89,16 +89,17 @@ public struct StatementArguments: Hashable, Sendable {
   }
 
   /// The database value of `value`, as ``convert(_:failure:)`` converts an
-  /// optional one: without wrapping it in an optional first (an optional
-  /// existential is copied, tested and destroyed through generic witnesses).
+  /// optional existential, but as the value's own type: the caller that
+  /// knows it (a record's `encode(to:)`, where the persistence container's
+  /// subscript is inlined) converts it without any existential.
   @inlinable
   @inline(__always)
-  static func convert(present value: borrowing any DatabaseValueConvertible, failure: inout String?)
+  static func convert<Value: DatabaseValueConvertible>(_ value: Value, failure: inout String?)
     -> DatabaseValue
   {
     let dbValue = value.databaseValue
-    guard case .double = dbValue.storage, value.convertibleType != Double.self else { return dbValue }
-    return checkedConversion(of: copy value, dbValue, failure: &failure)
+    guard case .double = dbValue.storage, Value.self != Double.self else { return dbValue }
+    return checkedConversion(of: value, dbValue, failure: &failure)
   }
 
   @usableFromInline
@@ -179,8 +180,7 @@ extension StatementArguments: ExpressibleByArrayLiteral {
 
 extension DatabaseValueConvertible {
   /// The dynamic type of a value, read from an existential without copying it.
-  @inlinable
-  var convertibleType: Any.Type { Self.self }
+  fileprivate var convertibleType: Any.Type { Self.self }
 }
 
 extension StatementArguments: ExpressibleByDictionaryLiteral {

@@ -20,20 +20,26 @@ public struct PersistenceContainer: Sendable {
   /// The value of a column, or nil if the column was not set.
   public subscript(_ column: String) -> (any DatabaseValueConvertible)? {
     get { index(of: column).map { values[$0] } }
-    // Inlinable: in the record's `encode(to:)`, the value's type is known, and
-    // the existential built for the subscript is converted without the generic
-    // witnesses that copy, test and destroy it (some 300 instructions per
-    // record of four columns). Unwrapped here, not mapped: the value is
-    // converted where it is.
+    // Inlined into the record's `encode(to:)`, where the value's type is
+    // known: the existential built for the subscript is opened there, and the
+    // value converted as its own type (see `setConverted(_:forColumn:)`).
     @inlinable
     @inline(__always)
     set {
-      if let newValue {
-        set(StatementArguments.convert(present: newValue, failure: &conversionFailure), forColumn: column)
-      } else {
-        set(.null, forColumn: column)
+      switch consume newValue {
+      case .some(let value): setConverted(value, forColumn: column)
+      case .none: set(.null, forColumn: column)
       }
     }
+  }
+
+  /// Sets the database value of `value`, converted as its own type: the
+  /// subscript opens its existential here, instead of copying, testing and
+  /// destroying it through the generic witnesses of an optional existential.
+  @inlinable
+  @inline(__always)
+  mutating func setConverted(_ value: some DatabaseValueConvertible, forColumn column: String) {
+    set(StatementArguments.convert(value, failure: &conversionFailure), forColumn: column)
   }
 
   /// The value of a column, or nil if the column was not set.
@@ -102,9 +108,10 @@ public struct PersistenceContainer: Sendable {
   /// Appends a column that the caller knows is not in the container yet.
   mutating func append(_ value: DatabaseValue, forNewColumn column: String) {
     if columns.capacity == 0 {
-      // Room for a record's columns at once, instead of growing 1, 2, 4, 8.
-      columns.reserveCapacity(8)
-      values.reserveCapacity(8)
+      // Room for a record's columns at once, instead of growing 1, 2, 4, 8:
+      // sixteen, as many records have more than eight columns (400 bytes).
+      columns.reserveCapacity(16)
+      values.reserveCapacity(16)
     }
     columns.append(column)
     values.append(value)

@@ -42,9 +42,14 @@ struct IdentifierTests {
     #expect(value("[X]") == 4.databaseValue)
     #expect(value("player_nam") == nil)
     #expect(value("player_namf") == nil)
+    // Names that differ by their first byte only, a letter or not.
+    container["xa"] = 6
+    #expect(value("XA") == 6.databaseValue)
+    #expect(value("ya") == nil)
+    #expect(value("") == nil)
     // Set by another case, a column keeps its place and first spelling.
     container["PLAYER_NAME"] = 5
-    #expect(container.columns == ["player_name", long, "é", "[x]"])
+    #expect(container.columns == ["player_name", long, "é", "[x]", "xa"])
     #expect(value("player_name") == 5.databaseValue)
   }
 
