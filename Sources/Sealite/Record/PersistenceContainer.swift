@@ -11,7 +11,20 @@ public struct PersistenceContainer: Sendable {
   public private(set) var columns: [String] = []
   /// Values, parallel to ``columns``.
   private(set) var values: [DatabaseValue] = []
-  @usableFromInline var conversionFailure: String?
+  /// The message of the first value that failed to convert, if any.
+  var conversionFailure: String? {
+    get { conversionFailures.first }
+    set { conversionFailures = newValue.map { [$0] } ?? [] }
+  }
+  /// ``conversionFailure``, stored in one word (an array of none or one
+  /// message, where an optional string takes two): with ``possibleNames``,
+  /// the container is four words, which Swift passes in registers.
+  private var conversionFailures: [String] = []
+  /// A filter of the names in ``columns``: the bit ``nameBit(of:)`` of each
+  /// is set (every bit, once the columns were set at once). A name whose bit
+  /// is clear is not among them: `set` appends it without comparing it with
+  /// each column set before (a record of ten columns compares 45 pairs).
+  private var possibleNames: UInt64 = 0
 
   /// An empty container. It allocates nothing until a column is set: an
   /// Encodable record's encoder replaces it with a container of its own.
@@ -39,7 +52,16 @@ public struct PersistenceContainer: Sendable {
   @inlinable
   @inline(__always)
   mutating func setConverted(_ value: some DatabaseValueConvertible, forColumn column: String) {
-    set(StatementArguments.convert(value, failure: &conversionFailure), forColumn: column)
+    var failure: String?
+    let dbValue = StatementArguments.convert(value, failure: &failure)
+    if let failure { keepConversionFailure(failure) }
+    set(dbValue, forColumn: column)
+  }
+
+  /// Keeps the first conversion failure: it is the one reported.
+  @usableFromInline
+  mutating func keepConversionFailure(_ failure: String) {
+    if conversionFailure == nil { conversionFailure = failure }
   }
 
   /// The value of a column, or nil if the column was not set.
@@ -77,7 +99,7 @@ public struct PersistenceContainer: Sendable {
   public var isEmpty: Bool { columns.isEmpty }
 
   /// True for a container that holds nothing, as `PersistenceContainer()`.
-  var isBlank: Bool { columns.isEmpty && values.isEmpty && conversionFailure == nil }
+  var isBlank: Bool { columns.isEmpty && values.isEmpty && conversionFailures.isEmpty }
 
   /// The database value of a column, if set.
   func databaseValue(forColumn column: String) -> DatabaseValue? {
@@ -115,6 +137,7 @@ public struct PersistenceContainer: Sendable {
     }
     columns.append(column)
     values.append(value)
+    possibleNames |= PersistenceContainer.nameBit(of: column)
   }
 
   /// Appends the value of a column whose name comes later, from
@@ -135,13 +158,36 @@ public struct PersistenceContainer: Sendable {
       (replacing ? columns == names : columns.isEmpty) && names.count == values.count,
       "the names of the values appended alone, or the same names")
     columns = names
+    possibleNames = .max
   }
 
   @inline(__always)
   func index(of column: String) -> Int? {
+    guard possibleNames & PersistenceContainer.nameBit(of: column) != 0 else { return nil }
     // No two columns are equal ignoring case (`set` replaces the value of a
     // column it finds), so one pass finds the only candidate.
-    columns.firstIndex { $0.sameName(as: column) }
+    return columns.firstIndex { $0.sameName(as: column) }
+  }
+
+  /// One bit of 64 for a name, the same for all the names SQLite takes for
+  /// one (see `String.sameName(as:)`): from the name's length and its last
+  /// byte, an ASCII letter folded to lowercase ("i0"…"i9" take ten bits).
+  @inline(__always)
+  static func nameBit(of name: String) -> UInt64 {
+    let bits = name.bits
+    let count: Int
+    var last: UInt64
+    if bits.isSmall {
+      // The bytes are in the words: the last one is read there.
+      count = Int((bits.second >> 56) & 0xF)
+      let shift = UInt64(truncatingIfNeeded: (count &- 1) & 7) &* 8
+      last = count == 0 ? 0 : ((count <= 8 ? bits.first : bits.second) >> shift) & 0xFF
+    } else {
+      count = name.utf8.count
+      last = UInt64(name.utf8.last ?? 0)
+    }
+    if last &- 65 < 26 { last |= 0x20 }
+    return 1 << ((UInt64(truncatingIfNeeded: count) &* 7 &+ last) & 63)
   }
 
   /// The values as a dictionary keyed by column.
