@@ -2,7 +2,7 @@
 // compare byte by byte, ignoring the case of ASCII letters only. "é" and "É",
 // or "é" and "e\u{301}", are different names, which `lowercased()` and
 // `caseInsensitiveCompare` would take for one. Every comparison of names in
-// Sealite goes through these two.
+// Sealite goes through these.
 
 /// The two words of a string. Two strings with the same words hold the same
 /// bytes (the same small string, or the same storage); equal strings may still
@@ -97,6 +97,28 @@ extension String {
         return true
       }
     }
+  }
+
+  /// One bit of 64 for the name, the same for all the names SQLite takes for
+  /// one (as ``sameName(as:)`` compares them): from the name's length and its
+  /// last byte, an ASCII letter folded to lowercase ("i0"…"i9" take ten
+  /// bits). A filter of names: a name whose bit is clear in it is not there.
+  @inline(__always)
+  var nameFilterBit: UInt64 {
+    let bits = bits
+    let count: Int
+    var last: UInt64
+    if bits.isSmall {
+      // The bytes are in the words: the last one is read there.
+      count = Int((bits.second >> 56) & 0xF)
+      let shift = UInt64(truncatingIfNeeded: (count &- 1) & 7) &* 8
+      last = count == 0 ? 0 : ((count <= 8 ? bits.first : bits.second) >> shift) & 0xFF
+    } else {
+      count = utf8.count
+      last = UInt64(utf8.last ?? 0)
+    }
+    if last &- 65 < 26 { last |= 0x20 }
+    return 1 << ((UInt64(truncatingIfNeeded: count) &* 7 &+ last) & 63)
   }
 
   /// The name with its ASCII letters lowercased: equal keys for the names

@@ -20,7 +20,7 @@ public struct PersistenceContainer: Sendable {
   /// message, where an optional string takes two): with ``possibleNames``,
   /// the container is four words, which Swift passes in registers.
   private var conversionFailures: [String] = []
-  /// A filter of the names in ``columns``: the bit ``nameBit(of:)`` of each
+  /// A filter of the names in ``columns``: the bit `nameFilterBit` of each
   /// is set (every bit, once the columns were set at once). A name whose bit
   /// is clear is not among them: `set` appends it without comparing it with
   /// each column set before (a record of ten columns compares 45 pairs).
@@ -137,7 +137,7 @@ public struct PersistenceContainer: Sendable {
     }
     columns.append(column)
     values.append(value)
-    possibleNames |= PersistenceContainer.nameBit(of: column)
+    possibleNames |= column.nameFilterBit
   }
 
   /// Appends the value of a column whose name comes later, from
@@ -163,31 +163,10 @@ public struct PersistenceContainer: Sendable {
 
   @inline(__always)
   func index(of column: String) -> Int? {
-    guard possibleNames & PersistenceContainer.nameBit(of: column) != 0 else { return nil }
+    guard possibleNames & column.nameFilterBit != 0 else { return nil }
     // No two columns are equal ignoring case (`set` replaces the value of a
     // column it finds), so one pass finds the only candidate.
     return columns.firstIndex { $0.sameName(as: column) }
-  }
-
-  /// One bit of 64 for a name, the same for all the names SQLite takes for
-  /// one (see `String.sameName(as:)`): from the name's length and its last
-  /// byte, an ASCII letter folded to lowercase ("i0"…"i9" take ten bits).
-  @inline(__always)
-  static func nameBit(of name: String) -> UInt64 {
-    let bits = name.bits
-    let count: Int
-    var last: UInt64
-    if bits.isSmall {
-      // The bytes are in the words: the last one is read there.
-      count = Int((bits.second >> 56) & 0xF)
-      let shift = UInt64(truncatingIfNeeded: (count &- 1) & 7) &* 8
-      last = count == 0 ? 0 : ((count <= 8 ? bits.first : bits.second) >> shift) & 0xFF
-    } else {
-      count = name.utf8.count
-      last = UInt64(name.utf8.last ?? 0)
-    }
-    if last &- 65 < 26 { last |= 0x20 }
-    return 1 << ((UInt64(truncatingIfNeeded: count) &* 7 &+ last) & 63)
   }
 
   /// The values as a dictionary keyed by column.
