@@ -173,6 +173,18 @@ let countedWorkloads: [Workload] = [
       try Item(id: id, name: "upserted", score: 2.5).upsert(db)
     }
   },
+  Workload(name: "record-exists", writes: false) { db, _, count in
+    for id in 1...count {
+      guard try Item(id: id, name: "", score: 0).exists(db) else { preconditionFailure("no item \(id)") }
+    }
+  },
+  // The whole path of a delete, with ids above the table's rows: the
+  // statement runs and finds no row (the rows of the other workloads stay).
+  Workload(name: "record-delete", writes: true) { db, offset, count in
+    for id in offset..<(offset + count) {
+      guard try !Item(id: id, name: "", score: 0).delete(db) else { preconditionFailure("item \(id)") }
+    }
+  },
   // The returned row decoded as a Codable record, each time from a new row.
   Workload(name: "record-upsert-and-fetch", writes: false) { db, _, count in
     for id in 1...count {
@@ -188,7 +200,8 @@ let referenceCountedWorkloads: Set = [
   "row-cursor-step", "record-cursor-step", "primary-key-lookup", "request-fetch-one", "small-request",
   "statement-insert",
   "record-insert", "container-record-insert",
-  "record-update", "record-save", "record-upsert", "record-upsert-and-fetch",
+  "record-update", "record-save", "record-upsert", "record-upsert-and-fetch", "record-exists",
+  "record-delete",
 ]
 
 let workloads =

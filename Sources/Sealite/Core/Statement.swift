@@ -363,10 +363,15 @@ public final class Statement {
   /// them would retain the values array and the indexes, and loading the
   /// statement's weak reference to its database would retain the database:
   /// two atomic operations each, on every record written.
+  ///
+  /// Returns whether the statement's first step gave a row (a SELECT that
+  /// finds one, a RETURNING clause): the run ends there.
+  @discardableResult
   func executeBinding(_ values: [DatabaseValue], picking indexes: [Int]? = nil, in database: Database) throws
+    -> Bool
   {
     assert(database === self.database, "a statement runs in its own database")
-    try values.withUnsafeBufferPointer { values in
+    return try values.withUnsafeBufferPointer { values in
       try indexes.withOptionalBuffer { indexes in
         boundArguments = .borrowed(values, indexes)
         argumentsWereGiven = true
@@ -380,6 +385,7 @@ public final class Statement {
         }
         sqlite3_reset(sqliteStatement)
         try database.didExecute(self, context: context)
+        return stepCode == SQLITE_ROW
       }
     }
   }

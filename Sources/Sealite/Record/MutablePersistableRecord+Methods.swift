@@ -281,9 +281,7 @@ extension MutablePersistableRecord {
   /// primary key.
   @usableFromInline
   func hasPrimaryKeyValue(_ db: Database, _ container: PersistenceContainer) throws -> Bool {
-    try db.recordPrimaryKey(Self.databaseTableName).columns.contains { column in
-      container.databaseValue(forColumn: column).map { !$0.isNull } ?? false
-    }
+    try db.recordKeyStatements(Self.databaseTableName, container).hasKeyValue(in: container)
   }
 
   /// Whether `missingKey`, of a recordNotFound error, is the key of `container`.
@@ -323,23 +321,21 @@ extension MutablePersistableRecord {
   /// The DELETE, without callbacks.
   @usableFromInline
   func deleteAction(_ db: Database) throws -> Bool {
-    let key = try recordKey(db, try persistenceContainer())
-    guard key.isComplete else { return false }
-    var arguments: [DatabaseValue] = []
-    let sql =
-      "DELETE FROM \(Self.databaseTableName.quotedDatabaseIdentifier) WHERE \(key.whereClause(&arguments))"
-    try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+    var container = try persistenceContainer()
+    defer { container.recycle() }
+    let statements = try db.recordKeyStatements(Self.databaseTableName, container)
+    guard let key = statements.completeKey(in: container) else { return false }
+    try statements.delete(db).executeBinding(container.values, picking: key, in: db)
     return db.changesCount > 0
   }
 
   /// True if a row has the record's primary key.
   public func exists(_ db: Database) throws -> Bool {
-    let key = try recordKey(db, try persistenceContainer())
-    guard key.isComplete else { return false }
-    var arguments: [DatabaseValue] = []
-    let sql =
-      "SELECT 1 FROM \(Self.databaseTableName.quotedDatabaseIdentifier) WHERE \(key.whereClause(&arguments))"
-    return try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)) != nil
+    var container = try persistenceContainer()
+    defer { container.recycle() }
+    let statements = try db.recordKeyStatements(Self.databaseTableName, container)
+    guard let key = statements.completeKey(in: container) else { return false }
+    return try statements.exists(db).executeBinding(container.values, picking: key, in: db)
   }
 }
 

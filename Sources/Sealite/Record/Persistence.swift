@@ -1,5 +1,6 @@
-// The statements behind insert, update, delete and exists. Statements are
-// compiled once per connection and column list (the connection's statement cache).
+// The statements behind insert and update (delete and exists: RecordKeyStatements.swift).
+// Statements are compiled once per connection and column list (the connection's
+// record statement cache).
 
 /// The primary key of a record's table and the values the record holds for it.
 struct RecordKey {
@@ -7,18 +8,8 @@ struct RecordKey {
   /// Column and value pairs; nil values mean the record has no key yet.
   let values: [(String, DatabaseValue?)]
 
-  var isComplete: Bool { values.allSatisfy { $0.1.map { !$0.isNull } ?? false } }
-
   var dictionary: [String: DatabaseValue] {
     Dictionary(values.map { ($0.0, $0.1 ?? .null) }, uniquingKeysWith: { first, _ in first })
-  }
-
-  /// `pk1 = ? AND pk2 = ?`, with the key values appended to `arguments`.
-  func whereClause(_ arguments: inout [DatabaseValue]) -> String {
-    values.map { column, value in
-      arguments.append(value ?? .null)
-      return "\(column.quotedDatabaseIdentifier) = ?"
-    }.joined(separator: " AND ")
   }
 }
 

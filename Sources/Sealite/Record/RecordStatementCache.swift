@@ -18,6 +18,9 @@ final class RecordStatementCache: ConnectionState {
   /// Upsert statements by table, record columns, conflict target, strategy
   /// and RETURNING clause.
   @exclusivity(unchecked) var upsertStatements = LastHitDictionary<RecordUpsertKey, RecordUpsertStatement>()
+  /// Where the key is among a record's columns, and the DELETE and SELECT
+  /// that find its row, by table and record columns.
+  @exclusivity(unchecked) var keyStatements = LastHitDictionary<RecordColumnsKey, RecordKeyStatements>()
   /// The SQL of primary-key lookups by record type.
   @exclusivity(unchecked) var primaryKeyLookups = LastHitDictionary<ObjectIdentifier, PrimaryKeyLookupSQL>()
   /// The prepared lookup (a `PreparedPrimaryKeyLookup`) of the record type
@@ -40,6 +43,7 @@ final class RecordStatementCache: ConnectionState {
     insertStatements.removeAll()
     updateStatements.removeAll()
     upsertStatements.removeAll()
+    keyStatements.removeAll()
     primaryKeyLookups.removeAll()
     lastPrimaryKeyLookup = nil
     columnNames.removeAll()

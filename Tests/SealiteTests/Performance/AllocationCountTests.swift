@@ -103,12 +103,19 @@ struct AllocationCountTests {
     // 0.1 more, 5 more for the upsert, when their first sample was also the
     // first write of rows 1,001…3,000 (before a warm-up of 3,000).
     AllocationLimit(workload: "record-update", maximum: 12.01),
-    // record.save of an existing row: its key values looked up in the
-    // container (the key itself built only if no row has it), then the update
-    // (3 per save in a release build, where the limits are not measured: the
-    // debug build's unoptimized code allocates temporaries; 29 before, then 24,
-    // then 23).
-    AllocationLimit(workload: "record-save", maximum: 22.01),
+    // record.save of an existing row: whether it has a key value read where
+    // the connection's key statements of the record's columns say the key is
+    // (the key itself built only if no row has it), then the update (3 per
+    // save in a release build; 22 in this one when each save looked the
+    // table's key up by name, and each key column by name in the container;
+    // 29 before, then 24, then 23).
+    AllocationLimit(workload: "record-save", maximum: 4.01),
+    // record.exists and record.delete run the statement the connection keeps
+    // for the record's table and columns, bound with the key values where
+    // they are in the container (1 each in a release build, where each call
+    // built its SQL and looked its statement up by that text: 15 and 10).
+    AllocationLimit(workload: "record-exists", maximum: 2.01),
+    AllocationLimit(workload: "record-delete", maximum: 2.01),
     // record.upsert runs its statement to its one row without a cursor and
     // reads the rowid it returns with the C API, without a row object (37
     // before, then 27, then 26, then 25; 19 in a release build).
@@ -198,7 +205,11 @@ struct AllocationCountTests {
     // own type: the optional existential it takes is consumed, not copied.)
     AllocationLimit(workload: "container-record-insert-references", maximum: 166.01),
     AllocationLimit(workload: "record-update-references", maximum: 217.01),
-    AllocationLimit(workload: "record-save-references", maximum: 279.01),
+    // (20 in a release build; 279 in this one before the key statements.)
+    AllocationLimit(workload: "record-save-references", maximum: 262.01),
+    // (15 each in a release build: 41 and 16 before the key statements.)
+    AllocationLimit(workload: "record-exists-references", maximum: 139.01),
+    AllocationLimit(workload: "record-delete-references", maximum: 147.01),
     AllocationLimit(workload: "record-upsert-references", maximum: 190.01),
     // (39 in a release build, 47 before.)
     AllocationLimit(workload: "record-upsert-and-fetch-references", maximum: 468.01),
