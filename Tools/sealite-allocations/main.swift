@@ -185,6 +185,19 @@ let countedWorkloads: [Workload] = [
       guard try !Item(id: id, name: "", score: 0).delete(db) else { preconditionFailure("item \(id)") }
     }
   },
+  Workload(name: "record-insert-and-fetch", writes: true) { db, offset, count in
+    for id in offset..<(offset + count) {
+      var item = Item(id: id, name: "name", score: 0.5)
+      let stored = try item.insertAndFetch(db)
+      precondition(stored.id == id)
+    }
+  },
+  Workload(name: "record-update-and-fetch", writes: false) { db, _, count in
+    for id in 1...count {
+      let stored = try Item(id: id, name: "updated", score: 5.5).updateAndFetch(db)
+      precondition(stored.id == id)
+    }
+  },
   // The returned row decoded as a Codable record, each time from a new row.
   Workload(name: "record-upsert-and-fetch", writes: false) { db, _, count in
     for id in 1...count {

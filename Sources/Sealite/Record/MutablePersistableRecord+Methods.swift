@@ -62,9 +62,11 @@ extension MutablePersistableRecord {
       return try performInsert(db, container: container, onConflict: conflictResolution)
     }
     if try db.canUseReturning(forTable: Self.databaseTableName) {
+      // The values of the RETURNING clause are those of this call's
+      // selection: two selections may render the same SQL with other values.
+      let returning = try db.withRecordStatements { try $0.returningClause(selection, db) }
       let inserted = try performInsert(
-        db, container: copy container, onConflict: conflictResolution,
-        returning: selection.map { $0.sqlSelection })
+        db, container: copy container, onConflict: conflictResolution, returning: returning)
       guard !inserted.ignored, inserted.row != nil else { throw try recordNotFound(db, container) }
       return inserted
     }
@@ -178,8 +180,7 @@ extension MutablePersistableRecord {
     }
     if try db.canUseReturning(forTable: Self.databaseTableName) {
       let row = try performUpdate(
-        db, container: container, columns: columns, onConflict: conflictResolution,
-        returning: selection.map { $0.sqlSelection })
+        db, container: container, columns: columns, onConflict: conflictResolution, returning: selection)
       guard let row else { throw try recordNotFound(db, container) }
       return UpdateOutcome(success: success, row: row)
     }

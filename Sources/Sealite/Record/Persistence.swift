@@ -21,25 +21,26 @@ extension MutablePersistableRecord {
       values: primaryKey.columns.map { ($0, container.databaseValue(forColumn: $0)) })
   }
 
-  /// Runs the INSERT, optionally with RETURNING; returns the success, the
+  /// Runs the INSERT, optionally with the RETURNING clause `returning` (its
+  /// SQL and the values it binds); returns the success, the
   /// returned row, if any, and whether `INSERT OR IGNORE` inserted nothing
   /// (the success then holds SQLite's last inserted rowid, as GRDB's does).
   /// The container moves into the success: each copy of its arrays would
   /// cost a retain and a release, atomic, on every record inserted.
   func performInsert(
     _ db: Database, container: consuming PersistenceContainer, onConflict: Database.ConflictResolution?,
-    returning: [SQLSelection]? = nil
+    returning: (sql: String, arguments: [DatabaseValue])? = nil
   ) throws -> InsertOutcome {
     let resolution = onConflict ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
     let insert = try insertStatement(
-      db, columns: container.columns, resolution: resolution, returning: returning)
+      db, columns: container.columns, resolution: resolution, returning: returning?.sql)
     var returnedRow: Row?
-    if returning != nil {
-      returnedRow = try Self.runReturning(insert, container)
+    if let returning {
+      returnedRow = try Self.runReturning(insert, container, returning.arguments, in: db)
     } else {
       // The statement has exactly one placeholder per column, in order. The
       // cached insert keeps its statement alive: borrowed, not retained.
-      try Unmanaged.passUnretained(insert.statement)._withUnsafeGuaranteedRef {
+      _ = try Unmanaged.passUnretained(insert.statement)._withUnsafeGuaranteedRef {
         try $0.executeBinding(container.values, in: db)
       }
     }
@@ -67,34 +68,38 @@ extension MutablePersistableRecord {
       row: returnedRow, ignored: false)
   }
 
-  /// Runs an INSERT with a RETURNING clause, and returns the row it
-  /// returns. Not inlined in the insert without one, which runs most.
+  /// Runs an INSERT with a RETURNING clause, and returns a copy of the row
+  /// it returns. The statement runs to its one row without a cursor: the
+  /// insert is done at the first step, and the run ends as a dropped cursor's
+  /// would (as an upsert's). Not inlined in the insert without RETURNING,
+  /// which runs most.
   @inline(never)
   private static func runReturning(
-    _ insert: RecordInsertStatement, _ container: borrowing PersistenceContainer
-  )
-    throws -> Row?
-  {
+    _ insert: RecordInsertStatement, _ container: borrowing PersistenceContainer,
+    _ returningArguments: [DatabaseValue], in db: Database
+  ) throws -> Row? {
     // The values of the columns, then those of the RETURNING clause.
-    let arguments = StatementArguments(container.valuesForBinding) + insert.returningArguments
-    return try Row.fetchOne(insert.statement, arguments: arguments)
+    let statement = insert.statement
+    try statement.bindInOrder(
+      returningArguments.isEmpty ? container.values : container.values + returningArguments)
+    defer { statement.forgetBoundValues() }
+    return try statement.withFirstRow(in: db) { $0.copy() }
   }
 
-  /// The INSERT statement for these columns, with the table's primary key
-  /// and the arguments of the RETURNING clause (values a selection binds).
-  /// Without RETURNING, remembered per connection until the schema changes:
-  /// building the SQL and reading the schema once, not once per record.
+  /// The INSERT statement for these columns, with the table's primary key,
+  /// and with the RETURNING clause `returning`, if any. Remembered per
+  /// connection until the schema changes: building the SQL and reading the
+  /// schema once, not once per record.
   private func insertStatement(
-    _ db: Database, columns: [String], resolution: Database.ConflictResolution, returning: [SQLSelection]?
+    _ db: Database, columns: [String], resolution: Database.ConflictResolution, returning: String? = nil
   ) throws -> RecordInsertStatement {
     try db.withRecordStatements { cache in
       let key = RecordStatementKey(
-        table: Self.databaseTableName, columns: columns, resolution: resolution.rawValue)
-      if returning == nil, let cached = cache.insertStatements.value(for: key) {
-        return cached
-      }
+        table: Self.databaseTableName, columns: columns,
+        clauses: Self.clauses(resolution, returning: returning))
+      if let cached = cache.insertStatements.value(for: key) { return cached }
       let insert = try makeInsertStatement(db, columns: columns, resolution: resolution, returning: returning)
-      if returning == nil { cache.insertStatements.set(insert, for: key) }
+      cache.insertStatements.set(insert, for: key)
       return insert
     }
   }
@@ -104,7 +109,7 @@ extension MutablePersistableRecord {
   /// records is better off without this code in the instruction cache.
   @inline(never)
   private func makeInsertStatement(
-    _ db: Database, columns: [String], resolution: Database.ConflictResolution, returning: [SQLSelection]?
+    _ db: Database, columns: [String], resolution: Database.ConflictResolution, returning: String?
   ) throws -> RecordInsertStatement {
     let table = Self.databaseTableName.quotedDatabaseIdentifier
     var sql = "INSERT \(resolution.orClause)INTO \(table)"
@@ -115,16 +120,10 @@ extension MutablePersistableRecord {
       let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
       sql += " (\(columnList)) VALUES (\(placeholders))"
     }
-    var returningArguments = StatementArguments()
-    if let returning {
-      let context = SQLGenerationContext(db: db)
-      sql += " RETURNING " + (try returning.map { try $0.sql(context) }.joined(separator: ", "))
-      returningArguments = context.arguments ?? StatementArguments()
-    }
+    if let returning { sql += " RETURNING " + returning }
     return RecordInsertStatement(
-      statement: try db.cachedStatement(sql: sql),
-      primaryKey: try db.recordPrimaryKey(Self.databaseTableName),
-      returningArguments: returningArguments)
+      statement: try db.cachedStatement(sql: sql), primaryKey: try db.recordPrimaryKey(Self.databaseTableName)
+    )
   }
 
   /// Runs the UPDATE of the record's columns that are in `columns`, but not
@@ -135,11 +134,11 @@ extension MutablePersistableRecord {
   func performUpdate(
     _ db: Database, container: PersistenceContainer, columns: Set<String>,
     onConflict: Database.ConflictResolution?,
-    returning: [SQLSelection]? = nil
+    returning: [any SQLSelectable]? = nil
   ) throws -> Row? {
     let resolution = onConflict ?? Self.persistenceConflictPolicy.conflictResolutionForUpdate
-    let update = try updateStatement(db, container: container, columns: columns, resolution: resolution)
     guard let returning else {
+      let update = try updateStatement(db, container: container, columns: columns, resolution: resolution)
       // The cached update keeps its statement and the indexes of its
       // values: borrowed, not retained.
       let ran = try Unmanaged.passUnretained(update)._withUnsafeGuaranteedRef { update in
@@ -150,28 +149,38 @@ extension MutablePersistableRecord {
       if !ran || db.changesCount == 0 { throw try recordNotFound(db, container) }
       return nil
     }
-    return try performUpdate(db, update, container: container, returning: returning)
+    return try performUpdate(
+      db, container: container, columns: columns, resolution: resolution, returning: returning)
   }
 
-  /// Runs `update` with a RETURNING clause, and returns the row it returns.
-  /// Not inlined in the update without one, which runs most: its loop is
-  /// better off without this code in the instruction cache.
+  /// Runs the UPDATE with a RETURNING clause of `returning`, and returns a
+  /// copy of the row it returns. The statement runs to its one row without a
+  /// cursor, as an upsert's. Not inlined in the update without one, which
+  /// runs most: its loop is better off without this code in the instruction
+  /// cache.
   @inline(never)
   private func performUpdate(
-    _ db: Database, _ update: RecordUpdateStatement, container: PersistenceContainer,
-    returning: [SQLSelection]
+    _ db: Database, container: PersistenceContainer, columns: Set<String>,
+    resolution: Database.ConflictResolution, returning: [any SQLSelectable]
   ) throws -> Row {
+    // The values of the RETURNING clause are those of this call's selection
+    // (see performInsert).
+    let (returningSQL, returningArguments) = try db.withRecordStatements {
+      try $0.returningClause(returning, db)
+    }
+    let update = try updateStatement(
+      db, container: container, columns: columns, resolution: resolution, returning: returningSQL)
     guard let indexes = update.valueIndexes(in: container) else { throw try recordNotFound(db, container) }
-    let context = SQLGenerationContext(db: db)
-    let sql =
-      update.statement.sql + " RETURNING "
-      + (try returning.map { try $0.sql(context) }.joined(separator: ", "))
     // The SET and WHERE values, then those of the RETURNING clause.
-    var arguments = StatementArguments()
-    arguments.values = indexes.map { container.values[$0] }
-    let returnedRow = try Row.fetchOne(
-      db.cachedStatement(sql: sql), arguments: arguments + (context.arguments ?? StatementArguments()))
-    guard let returnedRow else { throw try recordNotFound(db, container) }
+    let statement = update.statement
+    try statement.bindInOrder(
+      returningArguments.isEmpty
+        ? container.values : indexes.map { container.values[$0] } + returningArguments,
+      picking: returningArguments.isEmpty ? indexes : nil)
+    defer { statement.forgetBoundValues() }
+    guard let returnedRow = try statement.withFirstRow(in: db, { $0.copy() }) else {
+      throw try recordNotFound(db, container)
+    }
     return returnedRow
   }
 
@@ -179,14 +188,15 @@ extension MutablePersistableRecord {
   /// conflict resolution, remembered per connection until the schema changes.
   private func updateStatement(
     _ db: Database, container: PersistenceContainer, columns: Set<String>,
-    resolution: Database.ConflictResolution
+    resolution: Database.ConflictResolution, returning: String? = nil
   ) throws -> RecordUpdateStatement {
     try db.withRecordStatements { cache in
       let key = RecordUpdateKey(
         table: Self.databaseTableName, recordColumns: container.columns, columns: columns,
-        resolution: resolution.rawValue)
+        clauses: Self.clauses(resolution, returning: returning))
       if let cached = cache.updateStatements.value(for: key) { return cached }
-      let update = try makeUpdateStatement(db, container: container, columns: columns, resolution: resolution)
+      let update = try makeUpdateStatement(
+        db, container: container, columns: columns, resolution: resolution, returning: returning)
       cache.updateStatements.set(update, for: key)
       return update
     }
@@ -198,7 +208,7 @@ extension MutablePersistableRecord {
   @inline(never)
   private func makeUpdateStatement(
     _ db: Database, container: PersistenceContainer, columns: Set<String>,
-    resolution: Database.ConflictResolution
+    resolution: Database.ConflictResolution, returning: String?
   ) throws -> RecordUpdateStatement {
     let keyColumns = try db.recordPrimaryKey(Self.databaseTableName).columns
     let keyNames = Set(keyColumns.map { $0.nameKey })
@@ -214,11 +224,23 @@ extension MutablePersistableRecord {
     let table = Self.databaseTableName.quotedDatabaseIdentifier
     let assignments = updated.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
     let condition = keyColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
-    let sql = "UPDATE \(resolution.orClause)\(table) SET \(assignments) WHERE \(condition)"
+    var sql = "UPDATE \(resolution.orClause)\(table) SET \(assignments) WHERE \(condition)"
+    if let returning { sql += " RETURNING " + returning }
     let indexes = (updated + keyColumns).map { container.index(of: $0) }
     return RecordUpdateStatement(
       statement: try db.cachedStatement(sql: sql),
       valueIndexes: indexes.contains(nil) ? nil : indexes.compactMap { $0 }, keyCount: keyColumns.count)
+  }
+}
+
+extension MutablePersistableRecord {
+  /// The conflict resolution and RETURNING clause of a cached statement's
+  /// key (see ``RecordStatementKey/clauses``). Inlined: without RETURNING,
+  /// a write finds its statement by the resolution's own constant string.
+  @inline(__always)
+  fileprivate static func clauses(_ resolution: Database.ConflictResolution, returning: String?) -> String {
+    guard let returning else { return resolution.rawValue }
+    return "\(resolution.rawValue) RETURNING \(returning)"
   }
 }
 

@@ -93,7 +93,11 @@ private struct RenderedSelection {
 struct RecordStatementKey: Hashable {
   let table: String
   let columns: [String]
-  let resolution: String
+  /// The conflict resolution, then the RETURNING clause, if any
+  /// (`insertAndFetch`): the SQL that follows the columns. One string, so
+  /// that the key of a plain insert, looked up for every record, stays five
+  /// words, compared inline.
+  let clauses: String
 
   // Looked up once per inserted record: the hash reads the table name and
   // the number of columns, not every column name. Keys that differ in their
@@ -102,7 +106,7 @@ struct RecordStatementKey: Hashable {
   func hash(into hasher: inout Hasher) {
     hasher.combine(table)
     hasher.combine(columns.count)
-    hasher.combine(resolution)
+    hasher.combine(clauses)
   }
 }
 
@@ -110,17 +114,15 @@ struct RecordStatementKey: Hashable {
 // retains one reference, where a struct of several would retain each of
 // them (atomic operations, on every record written).
 
-/// An INSERT of a record's columns, in its order.
+/// An INSERT of a record's columns, in its order (and its RETURNING clause,
+/// whose values are bound after the record's).
 final class RecordInsertStatement {
   let statement: Statement
   let primaryKey: RecordPrimaryKey
-  /// The values the RETURNING clause binds, after the record's.
-  let returningArguments: StatementArguments
 
-  init(statement: Statement, primaryKey: RecordPrimaryKey, returningArguments: StatementArguments) {
+  init(statement: Statement, primaryKey: RecordPrimaryKey) {
     self.statement = statement
     self.primaryKey = primaryKey
-    self.returningArguments = returningArguments
   }
 }
 
@@ -132,14 +134,16 @@ struct RecordUpdateKey: Hashable {
   /// The columns to update. `update(db)` passes the cached set of the
   /// table's columns, which compares equal by identity at once.
   let columns: Set<String>
-  let resolution: String
+  /// The conflict resolution, then the RETURNING clause, if any (as
+  /// RecordStatementKey's).
+  let clauses: String
 
   // As RecordStatementKey: counts, not names, in the hash.
   func hash(into hasher: inout Hasher) {
     hasher.combine(table)
     hasher.combine(recordColumns.count)
     hasher.combine(columns.count)
-    hasher.combine(resolution)
+    hasher.combine(clauses)
   }
 }
 

@@ -203,6 +203,79 @@ struct RecordStatementCacheTests {
       #expect(try Counter.fetchOne(db, key: 1) == Counter(id: 1, name: "c", hits: 6))
     }
   }
+
+  @Test("a repeated insertAndFetch or updateAndFetch runs only its own statement, RETURNING included")
+  func returningStatementsKept() throws {
+    guard SQLiteFeatures.linked.supports(.returning) else { return }
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in
+      try makeCounterTable(db)
+      var first = Counter(id: 1, name: "a", hits: 1)
+      _ = try first.insertAndFetch(db)
+      _ = try Counter(id: 1, name: "a", hits: 2).updateAndFetch(db)
+      var stored: [Counter] = []
+      let statements = try capturedSQL(db) {
+        for id in 2...3 {
+          var counter = Counter(id: Int64(id), name: "n\(id)", hits: id)
+          stored.append(try counter.insertAndFetch(db))
+        }
+        for id in 1...3 {
+          stored.append(try Counter(id: Int64(id), name: "u\(id)", hits: 0).updateAndFetch(db))
+        }
+      }
+      #expect(
+        stored == [
+          Counter(id: 2, name: "n2", hits: 2), Counter(id: 3, name: "n3", hits: 3),
+          Counter(id: 1, name: "u1", hits: 0), Counter(id: 2, name: "u2", hits: 0),
+          Counter(id: 3, name: "u3", hits: 0),
+        ])
+      let insert = "INSERT INTO \"counter\" (\"id\", \"name\", \"hits\") VALUES (?, ?, ?) RETURNING *"
+      let update = "UPDATE \"counter\" SET \"name\" = ?, \"hits\" = ? WHERE \"id\" = ? RETURNING *"
+      #expect(statements == [insert, insert, update, update, update])
+    }
+  }
+
+  @Test("selections that render the same RETURNING clause with other values each return their own")
+  func returningValuesOfEachSelection() throws {
+    guard SQLiteFeatures.linked.supports(.returning) else { return }
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in
+      try makeCounterTable(db)
+      var values: [Int] = []
+      for (id, offset) in [(1, 10), (2, 20), (3, 10)] {
+        var counter = Counter(id: Int64(id), name: "n", hits: id)
+        values.append(
+          try counter.insertAndFetch(db, selection: [Column("hits") + offset]) { try Int.fetchOne($0)! })
+      }
+      for (id, offset) in [(1, 100), (2, 200)] {
+        values.append(
+          try Counter(id: Int64(id), name: "m", hits: 0).updateAndFetch(
+            db, selection: [Column("hits") + offset]
+          ) { try Int.fetchOne($0)! })
+      }
+      #expect(values == [11, 22, 13, 100, 200])
+    }
+  }
+
+  @Test("a column added after the first insertAndFetch and updateAndFetch is returned by the next ones")
+  func returningAfterSchemaChange() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in
+      try makeCounterTable(db)
+      var counter = Counter(id: 1, name: "a", hits: 1)
+      #expect(try counter.insertAndFetch(db, as: CounterColumns.self).columns == ["id", "name", "hits"])
+      #expect(
+        try Counter(id: 1, name: "a", hits: 2).updateAndFetch(db, as: CounterColumns.self).columns == [
+          "id", "name", "hits",
+        ])
+      try db.execute(sql: "ALTER TABLE counter ADD COLUMN note TEXT DEFAULT 'added'")
+      var next = Counter(id: 2, name: "b", hits: 1)
+      let inserted = try next.insertAndFetch(db, as: CounterColumns.self)
+      #expect(inserted.columns == ["id", "name", "hits", "note"] && inserted.note == "added")
+      let updated = try Counter(id: 1, name: "a", hits: 3).updateAndFetch(db, as: CounterColumns.self)
+      #expect(updated.columns == ["id", "name", "hits", "note"] && updated.note == "added")
+    }
+  }
 }
 
 /// A class record whose willUpdate changes it.
@@ -220,5 +293,17 @@ private final class CountedOnUpdate: Codable, PersistableRecord, @unchecked Send
 
   func willUpdate(_ db: Database, columns: Set<String>) throws {
     hits += 1
+  }
+}
+
+/// A row of `counter` as stored: its columns, and its note if it has one.
+private struct CounterColumns: FetchableRecord, TableRecord {
+  static let databaseTableName = "counter"
+  var columns: [String]
+  var note: String?
+
+  init(row: Row) throws {
+    columns = Array(row.columnNames)
+    note = row.hasColumn("note") ? row["note"] : nil
   }
 }
