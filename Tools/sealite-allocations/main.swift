@@ -185,6 +185,17 @@ let countedWorkloads: [Workload] = [
       guard try !Item(id: id, name: "", score: 0).delete(db) else { preconditionFailure("item \(id)") }
     }
   },
+  Workload(name: "table-exists-key", writes: false) { db, _, count in
+    for id in 1...count {
+      guard try Item.exists(db, key: id) else { preconditionFailure("no item \(id)") }
+    }
+  },
+  // As record-delete: ids above the table's rows.
+  Workload(name: "table-delete-one-key", writes: true) { db, offset, count in
+    for id in offset..<(offset + count) {
+      guard try !Item.deleteOne(db, key: id) else { preconditionFailure("item \(id)") }
+    }
+  },
   Workload(name: "record-insert-and-fetch", writes: true) { db, offset, count in
     for id in offset..<(offset + count) {
       var item = Item(id: id, name: "name", score: 0.5)

@@ -9,6 +9,17 @@ struct RecordPrimaryKey: Sendable {
 
   /// True when the primary key is the hidden rowid.
   var isHiddenRowID: Bool { columns == ["rowid"] && !isWithoutRowID }
+
+  /// The key's only column, or the misuse error of a key given as one value
+  /// for the composite primary key of `table`.
+  func singleColumn(of table: String) throws -> String {
+    guard columns.count == 1 else {
+      throw DatabaseError.misuse(
+        "table \(table) has a composite primary key (\(columns.joined(separator: ", "))): use a key dictionary"
+      )
+    }
+    return columns[0]
+  }
 }
 
 /// The primary keys `recordPrimaryKey` found, by table name as spelled.

@@ -44,13 +44,8 @@ extension TableRequest where Self: FilteredRequest, Self: TypedRequest {
     if values.isEmpty { return none() }
     let tableName = databaseTableName
     return filterWhenConnected { db in
-      let primaryKey = try db.recordPrimaryKey(tableName)
-      guard primaryKey.columns.count == 1 else {
-        throw DatabaseError.misuse(
-          "table \(tableName) has a composite primary key (\(primaryKey.columns.joined(separator: ", "))): "
-            + "use a key dictionary")
-      }
-      let column = SQLExpression(.column(primaryKey.columns[0], alias: nil))
+      let column = SQLExpression(
+        .column(try db.recordPrimaryKey(tableName).singleColumn(of: tableName), alias: nil))
       if values.count == 1 { return SQLExpression.equality(column, values[0].sqlExpression, negated: false) }
       return SQLExpression(.inList(column, values.map { $0.sqlExpression }, negated: false))
     }

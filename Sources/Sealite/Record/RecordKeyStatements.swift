@@ -18,14 +18,39 @@ final class RecordKeyStatements {
   /// statements made on first use.
   private let table: String
   private let keyCondition: String
-  private var deleteStatement: Statement?
-  private var existsStatement: Statement?
+  // Unchecked exclusivity: one connection's state, used by one access at a
+  // time (a dynamic check of each `kept(&…)` cost a delete 117 instructions).
+  @exclusivity(unchecked) private var deleteStatement: Statement?
+  @exclusivity(unchecked) private var existsStatement: Statement?
 
-  init(table: String, keyColumns: [String], recordColumns container: borrowing PersistenceContainer) {
+  /// Whether the key is the rowid (an `INTEGER PRIMARY KEY`, or the hidden
+  /// rowid): a row looked up by it is one rowid of the table, for
+  /// observation regions.
+  private let keyIsRowID: Bool
+
+  /// The statements of `table`, whose primary key is `primaryKey`, for
+  /// values where `positions` says (see ``positions``).
+  private init(table: String, primaryKey: RecordPrimaryKey, positions: [Int?]) {
     self.table = table
-    positions = keyColumns.map { container.index(of: $0) }
+    self.positions = positions
     keyIndexes = positions.contains(nil) ? nil : positions.compactMap { $0 }
-    keyCondition = keyColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
+    keyCondition = primaryKey.columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
+    keyIsRowID = primaryKey.rowIDColumn != nil || primaryKey.isHiddenRowID
+  }
+
+  /// The statements of the records of `table` that encode the columns of
+  /// `container`.
+  convenience init(
+    table: String, primaryKey: RecordPrimaryKey, recordColumns container: borrowing PersistenceContainer
+  ) {
+    self.init(
+      table: table, primaryKey: primaryKey, positions: primaryKey.columns.map { container.index(of: $0) })
+  }
+
+  /// The statements of `table` for a key given as one value
+  /// (`deleteOne(db, key:)`): the key is the only value.
+  convenience init(table: String, singleColumnKey primaryKey: RecordPrimaryKey) {
+    self.init(table: table, primaryKey: primaryKey, positions: [0])
   }
 
   /// Whether `container` holds a value that is not NULL for a column of the
@@ -44,6 +69,27 @@ final class RecordKeyStatements {
     guard let keyIndexes else { return nil }
     for index in keyIndexes where container.values[index].isNull { return nil }
     return keyIndexes
+  }
+
+  /// Whether a row has the key `value` (a key of one column), as a request
+  /// of that row: a SELECT that reads one rowid when the key is the rowid.
+  func rowExists(_ db: Database, key value: DatabaseValue) throws -> Bool {
+    let statement = try exists(db)
+    try statement.setArgument(value)
+    var restriction: RowIDRestriction?
+    if keyIsRowID, db.wantsRowIDRestrictions, case .int64(let rowID) = value.storage {
+      restriction = RowIDRestriction(table: table, rowIDs: [rowID])
+    }
+    return try statement.withFirstStep(in: db, restriction: restriction) { _ in () } != nil
+  }
+
+  /// Deletes the row whose key is `value` (a key of one column); returns
+  /// whether there was one.
+  func deleteRow(_ db: Database, key value: DatabaseValue) throws -> Bool {
+    let statement = try delete(db)
+    try statement.setArgument(value)
+    try statement.execute()
+    return db.changesCount > 0
   }
 
   /// `DELETE FROM table WHERE key = ?`, made on first use.
@@ -87,7 +133,23 @@ extension Database {
       let key = RecordColumnsKey(table: table, columns: container.columns)
       if let found = cache.keyStatements.value(for: key) { return found }
       let statements = RecordKeyStatements(
-        table: table, keyColumns: try recordPrimaryKey(table).columns, recordColumns: container)
+        table: table, primaryKey: try recordPrimaryKey(table), recordColumns: container)
+      cache.keyStatements.set(statements, for: key)
+      return statements
+    }
+  }
+
+  /// The key statements of `table` for a key given as one value
+  /// (`exists(db, key:)`, `deleteOne(db, key:)`), kept with those of the
+  /// records that encode the key's column alone; throws the misuse error of
+  /// a composite primary key.
+  func singleKeyStatements(_ table: String) throws -> RecordKeyStatements {
+    let primaryKey = try recordPrimaryKey(table)
+    let column = try primaryKey.singleColumn(of: table)
+    return try withRecordStatements { cache in
+      let key = RecordColumnsKey(table: table, columns: [column])
+      if let found = cache.keyStatements.value(for: key) { return found }
+      let statements = RecordKeyStatements(table: table, singleColumnKey: primaryKey)
       cache.keyStatements.set(statements, for: key)
       return statements
     }

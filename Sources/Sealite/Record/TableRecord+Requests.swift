@@ -141,7 +141,11 @@ extension TableRecord {
 
   /// True if a row has the primary key `key`.
   public static func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
-    try !filter(key: key).isEmpty(db)
+    // The SELECT the connection keeps for the table's key: the request
+    // `filter(key:)` would build would be rendered again at each call.
+    let value = key.databaseValue
+    if value.isNull { return false }
+    return try db.singleKeyStatements(databaseTableName).rowExists(db, key: value)
   }
 
   /// True if a row has the given key values.
@@ -152,7 +156,10 @@ extension TableRecord {
   /// Deletes the row with primary key `key`; returns whether one was deleted.
   @discardableResult
   public static func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
-    try filter(key: key).deleteAll(db) > 0
+    // The DELETE the connection keeps for the table's key (see exists(_:key:)).
+    let value = key.databaseValue
+    if value.isNull { return false }
+    return try db.singleKeyStatements(databaseTableName).deleteRow(db, key: value)
   }
 
   /// Deletes the row with the given key values; returns whether one was deleted.

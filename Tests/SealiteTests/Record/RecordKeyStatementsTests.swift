@@ -36,6 +36,12 @@ private struct HalfPair: Codable, PersistableRecord {
   var value: Int
 }
 
+/// A record of `counter` that encodes its key alone.
+private struct KeyOnly: Codable, PersistableRecord {
+  static let databaseTableName = "counter"
+  var id: Int64
+}
+
 /// A record whose key is NULL until it is inserted.
 private struct Note: Codable, PersistableRecord {
   var id: Int64?
@@ -196,5 +202,70 @@ struct RecordKeyStatementsTests {
         #expect(error?.message?.contains("counter") == true, "\(String(describing: error))")
       }
     }
+  }
+
+  @Test("exists(db, key:) and deleteOne(db, key:) run one kept statement per call and find their row only")
+  func staticKeyMethods() throws {
+    try inTables { db in
+      for id in 1...3 { try Counter(id: Int64(id), name: "c\(id)", hits: id).insert(db) }
+      _ = try Counter.exists(db, key: 1)
+      _ = try Counter.deleteOne(db, key: 10)
+      var results: [Bool] = []
+      let statements = try capturedSQL(db) {
+        results.append(try Counter.exists(db, key: 2))
+        results.append(try Counter.exists(db, key: 4))
+        results.append(try Counter.deleteOne(db, key: 2))
+        results.append(try Counter.deleteOne(db, key: 2))
+        results.append(try Counter.exists(db, key: 2))
+        // A NULL key finds no row, and runs nothing.
+        results.append(try Counter.exists(db, key: Int?.none))
+        results.append(try Counter.deleteOne(db, key: Int?.none))
+      }
+      #expect(results == [true, false, true, false, false, false, false])
+      let exists = "SELECT 1 FROM \"counter\" WHERE \"id\" = ?"
+      let delete = "DELETE FROM \"counter\" WHERE \"id\" = ?"
+      #expect(statements == [exists, exists, delete, delete, exists])
+      #expect(try Counter.fetchAll(db).map(\.id) == [1, 3])
+      // A record of the key's column alone shares the table's key statements.
+      #expect(try KeyOnly(id: 3).exists(db) && KeyOnly(id: 3).delete(db) && !Counter.exists(db, key: 3))
+    }
+  }
+
+  @Test("a key given as one value for a composite primary key is a misuse error; a missing table, its error")
+  func staticKeyErrors() throws {
+    try inTables { db in
+      for call in [{ _ = try Pair.exists(db, key: 1) }, { _ = try Pair.deleteOne(db, key: 1) }] {
+        let error = #expect(throws: DatabaseError.self) { try call() }
+        #expect(error?.resultCode == .SQLITE_MISUSE, "\(String(describing: error))")
+        #expect(
+          error?.message?.contains("composite primary key (a, b)") == true, "\(String(describing: error))")
+      }
+      try db.execute(sql: "DROP TABLE counter")
+      for call in [{ _ = try Counter.exists(db, key: 1) }, { _ = try Counter.deleteOne(db, key: 1) }] {
+        let error = #expect(throws: DatabaseError.self) { try call() }
+        #expect(error?.message?.contains("counter") == true, "\(String(describing: error))")
+      }
+    }
+  }
+
+  @Test("an observation of exists(db, key: 1) is refreshed by a change of rowid 1, not of rowid 2")
+  func staticExistsRegion() async throws {
+    let dbQueue = try DatabaseQueue()
+    try await dbQueue.write { db in
+      try makeTables(db)
+      try Counter(id: 1, name: "a", hits: 0).insert(db)
+      try Counter(id: 2, name: "b", hits: 0).insert(db)
+    }
+    let changes = Locked(0)
+    let observation = ValueObservation.tracking { db in try Counter.exists(db, key: 1) }
+      .handleEvents(databaseDidChange: { changes.withLock { $0 += 1 } })
+    let recorder = ValueRecorder<Bool>()
+    let cancellable = recorder.start(observation, in: dbQueue)
+    #expect(await eventually { recorder.values.value == [true] })
+    try await dbQueue.write { db in _ = try Counter.deleteOne(db, key: 2) }
+    #expect(changes.value == 0)
+    try await dbQueue.write { db in _ = try Counter.deleteOne(db, key: 1) }
+    #expect(await eventually { recorder.values.value == [true, false] })
+    withExtendedLifetime(cancellable) {}
   }
 }
