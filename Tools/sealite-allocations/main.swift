@@ -185,6 +185,11 @@ let countedWorkloads: [Workload] = [
       guard try !Item(id: id, name: "", score: 0).delete(db) else { preconditionFailure("item \(id)") }
     }
   },
+  Workload(name: "request-filter-key-fetch-one", writes: false) { db, _, count in
+    for id in 1...count {
+      guard try Item.filter(key: id).fetchOne(db) != nil else { preconditionFailure("no item \(id)") }
+    }
+  },
   Workload(name: "table-exists-key", writes: false) { db, _, count in
     for id in 1...count {
       guard try Item.exists(db, key: id) else { preconditionFailure("no item \(id)") }

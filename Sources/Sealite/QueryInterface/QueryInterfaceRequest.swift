@@ -19,9 +19,13 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     -> PreparedRequest
   {
     // The request's own relation when it has nothing to resolve: a resolved
-    // copy of it is ten retains and ten releases, at every request.
-    if relation.hasDeferredEdits {
-      return try Self.makePreparedRequest(db, relation.resolved(db), singleResult: singleResult)
+    // copy of it is ten retains and ten releases, at every request. Filters
+    // built when the request runs (`filter(key:)`, `filter(id:)`) are built
+    // before the SQL is looked up by the request's shape, which they would
+    // hide: rendering the SQL again costs more than the copy.
+    if relation.needsBuildingBeforeShape {
+      return try Self.makePreparedRequest(
+        db, relation.resolved(db).withFiltersBuilt(db), singleResult: singleResult)
     }
     return try Self.makePreparedRequest(db, relation, singleResult: singleResult)
   }

@@ -24,6 +24,33 @@ extension SQLRelation {
     deferredEdits.append(change)
   }
 
+  /// True if the relation has edits to apply or filters to build before its
+  /// SQL is looked up (see ``QueryInterfaceRequest/makePreparedRequest(_:forSingleResult:)``).
+  /// (No `||`: its autoclosure copies the relation in a debug build, ten
+  /// retains and releases at every request, which the allocation tests count.)
+  var needsBuildingBeforeShape: Bool {
+    if hasDeferredFilters { return true }
+    return hasDeferredEdits
+  }
+
+  /// The relation with its deferred filters built: each runs once, as the
+  /// SQL generation would run it.
+  func withFiltersBuilt(_ db: Database) throws -> SQLRelation {
+    guard hasDeferredFilters else { return self }
+    var relation = self
+    relation.filters = try filters.map { .expression(try $0.resolve(db)) }
+    relation.hasDeferredFilters = false
+    // The SQL of a relation takes some of its form before its deferred filters
+    // are built (qualified columns, a first rendering for association
+    // aggregates): a built filter that would change it (a full-text MATCH on
+    // the table itself) is left to the rendering, as GRDB renders it.
+    guard
+      relation.needsQualifiedColumns == needsQualifiedColumns,
+      relation.mayHaveAggregates == mayHaveAggregates
+    else { return self }
+    return relation
+  }
+
   /// True if this relation, or a joined one, has edits to apply.
   var hasDeferredEdits: Bool {
     !deferredEdits.isEmpty || joins.contains { $0.relation.hasDeferredEdits }
@@ -50,6 +77,7 @@ extension SQLRelation {
   mutating func filterWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible)
   {
     filters.append(.deferred { db in try predicate(db).sqlExpression })
+    hasDeferredFilters = true
   }
 
   /// Adds a `HAVING` filter built when the request runs.

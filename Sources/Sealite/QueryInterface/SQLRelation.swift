@@ -21,6 +21,12 @@ struct SQLRelation: Sendable {
   var selection: [SQLSelection]
   var isDistinct = false
   var filters: [SQLFilter] = []
+  /// True once `filterWhenConnected` added a filter built when the request
+  /// runs: a request builds it before it finds its SQL by its shape. A flag,
+  /// not a scan of the filters at every request (see `withFiltersBuilt`);
+  /// other deferred filters (an association's link to its record) leave the
+  /// request without a shape, rendered each time.
+  var hasDeferredFilters = false
   var grouping: [SQLExpression] = []
   var havingFilters: [SQLFilter] = []
   var ordering: [SQLOrdering] = []
