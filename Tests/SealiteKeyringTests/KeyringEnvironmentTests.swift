@@ -133,4 +133,47 @@ struct KeyringEnvironmentTests {
         "unlock: error promptDismissed", "lookup: error collectionLocked", items,
       ])
   }
+
+  @Test("a keyring daemon that dies during start-up is started again, and one that keeps dying is reported")
+  func daemonDiesDuringStartUp() async throws {
+    // A gnome-keyring-daemon first in PATH that dies at its first starts (as
+    // the real one aborts when it loses a start-up race on a loaded machine),
+    // then runs the real daemon.
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let real = try await run("/bin/sh", ["-c", "command -v gnome-keyring-daemon"])
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let fake = directory.appendingPathComponent("gnome-keyring-daemon")
+    let counter = directory.appendingPathComponent("starts").path
+    try """
+    #!/bin/sh
+    echo x >> '\(counter)'
+    [ "$(wc -l < '\(counter)')" -gt "$SEALITE_TEST_DEATHS" ] || { echo 'fake: died' >&2; exit 134; }
+    exec '\(real)' "$@"
+    """.write(to: fake, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: fake.path)
+    let path = directory.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    let readAlias = [
+      "dbus-send", "--session", "--print-reply=literal", "--dest=org.freedesktop.secrets",
+      "/org/freedesktop/secrets", "org.freedesktop.Secret.Service.ReadAlias", "string:default",
+    ]
+    // Two deaths: the third start serves the command.
+    let recovered = try await runToEnd(
+      withKeyringPath, readAlias, environment: ["PATH": path, "SEALITE_TEST_DEATHS": "2"])
+    #expect(recovered.status == 0, "\(recovered.stderr)")
+    #expect(recovered.stdout.contains("/org/freedesktop/secrets/collection/login"), "\(recovered.stdout)")
+    #expect(
+      recovered.stderr.components(separatedBy: "exited during start-up; starting it again").count == 3,
+      "\(recovered.stderr)")
+    // Three deaths: the command never runs, and the error says why.
+    try FileManager.default.removeItem(atPath: counter)
+    let failed = try await runToEnd(
+      withKeyringPath, ["/bin/sh", "-c", "echo ran"], environment: ["PATH": path, "SEALITE_TEST_DEATHS": "3"])
+    #expect(failed.status == 1)
+    #expect(!failed.stdout.contains("ran"))
+    #expect(
+      failed.stderr.contains("gnome-keyring-daemon exited during start-up, 3 times"), "\(failed.stderr)")
+    #expect(failed.stderr.contains("fake: died"), "\(failed.stderr)")
+  }
 }
