@@ -255,8 +255,3 @@ extension InsertionSuccess {
     self.init(rowID: rowID, rowIDColumn: rowIDColumn, persistenceContainer: container)
   }
 }
-
-extension PersistenceContainer {
-  /// The values, as statement arguments.
-  var valuesForBinding: [(any DatabaseValueConvertible)?] { values.map { $0 } }
-}

@@ -1,6 +1,7 @@
 /// Where a record's primary key is among the columns it encodes, and the
 /// statements that find its row by that key: the DELETE of `delete(db)` and
-/// the SELECT of `exists(db)`, each made on first use. Kept per connection,
+/// `Record.deleteOne(db, key:)`, the SELECT of `exists(db)` and
+/// `Record.exists(db, key:)`, each made on first use. Kept per connection,
 /// by table and record columns, in the ``RecordStatementCache`` (forgotten
 /// when the schema changes): before, each delete and each `exists(db)` built
 /// its SQL and looked its statement up by that text (16,678 and 21,071
