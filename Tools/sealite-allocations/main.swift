@@ -201,6 +201,20 @@ let countedWorkloads: [Workload] = [
       guard try !Item.deleteOne(db, key: id) else { preconditionFailure("item \(id)") }
     }
   },
+  // SQL of one statement, run again and again: the statement kept for it.
+  Workload(name: "execute-sql", writes: false) { db, _, count in
+    for id in 1...count {
+      try db.execute(sql: "UPDATE item SET score = ? WHERE id = ?", arguments: [1.5, id])
+    }
+  },
+  // A query-interface update renders its SQL, then runs it as execute does.
+  Workload(name: "request-update-all", writes: false) { db, _, count in
+    for id in 1...count {
+      guard try Item.filter(Column("id") == id).updateAll(db, Column("score").set(to: 4.5)) == 1 else {
+        preconditionFailure("no item \(id)")
+      }
+    }
+  },
   Workload(name: "record-insert-and-fetch", writes: true) { db, offset, count in
     for id in offset..<(offset + count) {
       var item = Item(id: id, name: "name", score: 0.5)

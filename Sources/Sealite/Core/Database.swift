@@ -25,13 +25,13 @@ public final class Database {
   /// A description of the connection, for error messages and debugging.
   public let description: String
 
-  var statementCache: [String: Statement] = [:] {
-    didSet { statementCacheGeneration &+= 1 }
-  }
+  // Unchecked exclusivity: a lookup stamps the statement it finds, and runs
+  // at each fetch of a statement by its SQL, in the connection's one access.
+  @exclusivity(unchecked) var statementCache = StatementCache()
   /// Changes whenever the statement cache does: a statement kept out of the
   /// cache with the generation it was fetched at is still the cached one while
   /// the generation is the same (see `isIdleCachedStatement`).
-  private(set) var statementCacheGeneration = 0
+  var statementCacheGeneration: Int { statementCache.generation }
   /// The schema version the cached statements were compiled for, if known.
   /// A statement keeps the columns it had when it compiled, though SQLite
   /// recompiles its program after a schema change: see `validateStatementCache()`.
@@ -322,16 +322,29 @@ public final class Database {
   /// first time. Cached statements are reused: do not iterate one with two
   /// cursors at once.
   public func cachedStatement(sql: String) throws -> Statement {
-    if let statement = statementCache[sql] {
-      let generation = statementCacheGeneration
-      validateStatementCache(before: statement)
-      if generation == statementCacheGeneration { return statement }
-    }
+    if let statement = validCachedStatement(sql: sql) { return statement }
     let statement = try makeStatement(sql: sql)
+    keep(statement, for: sql)
+    return statement
+  }
+
+  /// The cached statement of `sql`, compiled for the current schema.
+  private func validCachedStatement(sql: String) -> Statement? {
+    guard let statement = statementCache[sql] else { return nil }
+    let generation = statementCacheGeneration
+    validateStatementCache(before: statement)
+    // Validation empties the cache or leaves it as it was.
+    return generation == statementCacheGeneration ? statement : nil
+  }
+
+  /// Caches `statement`, just compiled for `sql`, unless it carries key
+  /// material: a kept statement would keep the key's text in memory as long
+  /// as the connection.
+  private func keep(_ statement: Statement, for sql: String) {
+    guard !KeyingStatementRedaction.isKeyingStatement(sql) else { return }
     // Cached under the schema version of this access, known from now on.
     validateStatementCache(before: statement)
-    statementCache[sql] = statement
-    return statement
+    statementCache.insert(statement, for: sql)
   }
 
   /// The statement used by `fetch…(db, sql:)`: the cached one, unless a cursor
@@ -343,16 +356,13 @@ public final class Database {
   }
 
   private func idleStatement(sql: String) throws -> Statement {
-    if let statement = statementCache[sql] {
-      let generation = statementCacheGeneration
-      validateStatementCache(before: statement)
-      // Validation empties the cache or leaves it as it was: no second lookup.
-      if generation == statementCacheGeneration {
-        if sqlite3_stmt_busy(statement.sqliteStatement) == 0 { return statement }
-        return try makeStatement(sql: sql)
-      }
+    guard let statement = validCachedStatement(sql: sql) else {
+      let statement = try makeStatement(sql: sql)
+      keepIfReusable(statement, for: sql)
+      return statement
     }
-    return try cachedStatement(sql: sql)
+    if sqlite3_stmt_busy(statement.sqliteStatement) == 0 { return statement }
+    return try makeStatement(sql: sql)
   }
 
   /// True when `statement`, fetched by `fetchStatement(sql:)` when the cache
@@ -405,29 +415,58 @@ public final class Database {
   /// Runs one or several SQL statements, separated by semicolons. Positional
   /// arguments are consumed in order by the statements; named arguments are
   /// shared. All arguments must be used.
+  ///
+  /// SQL of one statement that reads or writes rows runs the statement the
+  /// connection keeps for it (see ``cachedStatement(sql:)``), compiled the
+  /// first time: a loop of `execute(sql:arguments:)` compiles its SQL once, as
+  /// a loop of `fetchOne(db, sql:arguments:)` does. Statements that change the
+  /// schema or the transaction, pragmas, `ATTACH`, `DETACH`, `VACUUM`, and any
+  /// statement that carries key material are compiled at each call, and not
+  /// kept.
   public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
     _ = try connection
     _ = try requireAccess(sql: sql)
     var consumer = ArgumentConsumer(arguments)
+    func run(_ statement: Statement, isLast: Bool) throws {
+      let values = try consumer.values(for: statement)
+      if isLast {
+        // Unused arguments are an error found before the last statement runs,
+        // so that a single statement with extra arguments writes nothing.
+        try consumer.checkFullyConsumed(statement: statement)
+      }
+      try statement.bind(values, arguments: arguments)
+      try statement.execute()
+    }
+    if let statement = validCachedStatement(sql: sql), sqlite3_stmt_busy(statement.sqliteStatement) == 0 {
+      return try run(statement, isLast: true)
+    }
     try sql.withCString { cSQL in
       var cursor = cSQL
+      var isFirst = true
       while cursor.pointee != 0, let next = try compileFirstStatement(cursor) {
         let (statement, tail) = next
-        let values = try consumer.values(for: statement)
         let isLast = tail.map { !SQLTokenizer.holdsStatement($0) } ?? true
-        if isLast {
-          // Unused arguments are an error found before the last statement runs,
-          // so that a single statement with extra arguments writes nothing.
-          try consumer.checkFullyConsumed(statement: statement)
-        }
-        try statement.bind(values, arguments: arguments)
-        try statement.execute()
+        if isFirst && isLast { keepIfReusable(statement, for: sql) }
+        try run(statement, isLast: isLast)
         guard let tail, !isLast else { break }
         cursor = tail
+        isFirst = false
       }
     }
     // Reached when the SQL held no statement at all.
     try consumer.checkFullyConsumed(statement: nil)
+  }
+
+  /// Caches a statement that a fetch or `execute(sql:arguments:)` compiled
+  /// from the whole of `sql`, when running it again is running the same
+  /// statement: one that reads or writes rows (``cachedStatement(sql:)``
+  /// caches any statement it is asked for). A cached statement that a cursor
+  /// steps stays the cached one.
+  private func keepIfReusable(_ statement: Statement, for sql: String) {
+    let authorization = statement.authorization
+    guard authorization.mayRunInTransaction, !authorization.invalidatesSchema, statementCache[sql] == nil
+    else { return }
+    keep(statement, for: sql)
   }
 
   // MARK: - Connection state

@@ -61,6 +61,9 @@ public final class Statement {
   /// cursors (`recordDecoding(of:)`).
   var keptRecordDecoding: AnyObject?
   var keptRecordType: ObjectIdentifier?
+  /// When the connection's statement cache last handed this statement out
+  /// (see ``StatementCache``).
+  @exclusivity(unchecked) var cacheStamp: UInt64 = 0
 
   init(
     database: Database, sql: String, sqliteStatement: SQLiteStatement,

@@ -19,7 +19,7 @@ extension Database {
   }
 
   private func forgetCachedStatementsThatDelete() {
-    statementCache = statementCache.filter { !$0.value.authorization.canDeleteRows }
+    statementCache.removeAll { $0.authorization.canDeleteRows }
   }
 
   /// Removes a transaction observer.
