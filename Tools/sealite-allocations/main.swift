@@ -215,6 +215,14 @@ let countedWorkloads: [Workload] = [
       }
     }
   },
+  // A request's fetchCount (and isEmpty) finds its COUNT(*) by its shape.
+  Workload(name: "request-fetch-count", writes: false) { db, _, count in
+    for id in 1...count {
+      guard try Item.filter(Column("id") == id).fetchCount(db) == 1 else {
+        preconditionFailure("no item \(id)")
+      }
+    }
+  },
   Workload(name: "record-insert-and-fetch", writes: true) { db, offset, count in
     for id in offset..<(offset + count) {
       var item = Item(id: id, name: "name", score: 0.5)

@@ -50,9 +50,11 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   }
 
   public func fetchCount(_ db: Database) throws -> Int {
-    let relation = try self.relation.resolved(db)
-    let context = SQLGenerationContext(db: db)
-    let sql: String
+    // Filters built when the request runs are built first, so that the
+    // counting request has a shape (see makePreparedRequest).
+    let relation =
+      self.relation.needsBuildingBeforeShape
+      ? try self.relation.resolved(db).withFiltersBuilt(db) : try self.relation.resolved(db)
     // Without DISTINCT, columns of the table (`*`, and the rowid of a
     // record's `databaseSelection`) do not change the count: `COUNT(*)`, as
     // GRDB writes it. Expressions (an aggregate) and DISTINCT do.
@@ -62,13 +64,15 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
       counting.selection = [SQLExpression(.countAll).sqlSelection]
       counting.ordering = []
       counting.isReversed = false
-      sql = try counting.selectSQL(db, context)
-    } else {
-      var counted = relation
-      counted.ordering = []
-      counted.isReversed = false
-      sql = "SELECT COUNT(*) FROM (\(try counted.selectSQL(db, context)))"
+      // Found by its shape, as other requests are: its SQL is rendered once.
+      let (statement, arguments) = try counting.cachedSelectStatement(db, singleResult: false)
+      return try Int.fetchOne(statement, arguments: arguments) ?? 0
     }
+    var counted = relation
+    counted.ordering = []
+    counted.isReversed = false
+    let context = SQLGenerationContext(db: db)
+    let sql = "SELECT COUNT(*) FROM (\(try counted.selectSQL(db, context)))"
     return try Int.fetchOne(db, sql: sql, arguments: context.arguments ?? StatementArguments()) ?? 0
   }
 

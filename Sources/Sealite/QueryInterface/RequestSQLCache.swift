@@ -92,7 +92,9 @@ extension SQLRelation {
         assert(
           {
             let rendered = try? renderedSelectSQL(db, singleResult: singleResult)
-            return rendered?.sql == select.sql && rendered?.arguments.values == shape.values
+            guard let rendered else { return false }
+            return rendered.sql == select.sql
+              && RequestShape.sameValues(rendered.arguments.values, shape.values)
           }(), "a request shape has the SQL and the values of its rendering")
         return (try select.fetchStatement(db), arguments)
       }
@@ -102,8 +104,9 @@ extension SQLRelation {
       let rendered = try renderedSelectSQL(db, singleResult: singleResult)
       // The shape lists its values in the order of the text: if ever it did
       // not for some shape, that shape is rendered each time, not cached.
-      assert(rendered.arguments.values == shape.values, "a request shape lists its values in binding order")
-      guard rendered.arguments.values == shape.values && rendered.arguments.namedValues.isEmpty else {
+      let listsValuesInOrder = RequestShape.sameValues(rendered.arguments.values, shape.values)
+      assert(listsValuesInOrder, "a request shape lists its values in binding order")
+      guard listsValuesInOrder && rendered.arguments.namedValues.isEmpty else {
         return (try db.fetchStatement(sql: rendered.sql), rendered.arguments)
       }
       let select = CachedSelect(sql: rendered.sql)

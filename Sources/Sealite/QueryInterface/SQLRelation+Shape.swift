@@ -67,6 +67,19 @@ struct RequestShape {
     }
   }
 
+  /// Whether `values` and `others` are the same values, in the same order:
+  /// a NaN is the same as a NaN, which `==` says it is not (a request that
+  /// filters on NaN has its values, in order, all the same).
+  static func sameValues(_ values: [DatabaseValue], _ others: [DatabaseValue]) -> Bool {
+    guard values.count == others.count else { return false }
+    for index in values.indices where values[index] != others[index] {
+      guard case .double(let value) = values[index].storage, case .double(let other) = others[index].storage,
+        value.bitPattern == other.bitPattern
+      else { return false }
+    }
+    return true
+  }
+
   /// Adds an expression; false if it has no shape.
   private mutating func add(_ expression: SQLExpression, _ alias: SQLTableAlias, _ key: inout ShapeKeyBuffer)
     -> Bool

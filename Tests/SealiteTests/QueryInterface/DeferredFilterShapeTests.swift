@@ -8,26 +8,13 @@ import Testing
 // once per fetch, and that what it builds, not the request it came from,
 // decides the SQL.
 
-private struct Book: Codable, FetchableRecord, PersistableRecord, Identifiable, Equatable {
-  var id: Int64
-  var title: String
-}
-
-private func withBooks(_ body: (Database) throws -> Void) throws {
-  try DatabaseQueue().write { db in
-    try db.execute(sql: "CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT NOT NULL)")
-    for (id, title) in [(1, "Emma"), (2, "Persuasion"), (3, "Sanditon")] {
-      try Book(id: Int64(id), title: title).insert(db)
-    }
-    try body(db)
-  }
-}
+private typealias Book = ShapeTestBook
 
 @Suite("Filters built when a request runs, then its SQL found by their shape")
 struct DeferredFilterShapeTests {
   @Test("filter(key:) and filter(id:) find their row, call after call, with one SELECT each")
   func keyFilters() throws {
-    try withBooks { db in
+    try withShapeTestBooks { db in
       var titles: [String?] = []
       let statements = try capturedSQL(db) {
         for id in [1, 2, 3, 4] { titles.append(try Book.filter(key: id).fetchOne(db)?.title) }
@@ -43,7 +30,7 @@ struct DeferredFilterShapeTests {
 
   @Test("a builder runs once per fetch, and the SQL follows what it builds each time")
   func builderRunsOncePerFetch() throws {
-    try withBooks { db throws in
+    try withShapeTestBooks { db throws in
       let calls = Locked(0)
       let byTitle = Locked(false)
       let request = Book.all().filterWhenConnected { _ in
