@@ -223,6 +223,21 @@ let countedWorkloads: [Workload] = [
       }
     }
   },
+  // Records by primary keys: `id IN (?, ?)`, built when the request runs.
+  Workload(name: "record-fetch-all-keys", writes: false) { db, _, count in
+    for id in 1...count {
+      let items = try Item.fetchAll(db, keys: [id, id % tableRows + 1])
+      precondition(items.count == 2)
+    }
+  },
+  // Raw SQL with arguments: found by its shape, as expressions are.
+  Workload(name: "request-filter-sql-fetch-one", writes: false) { db, _, count in
+    for id in 1...count {
+      guard try Item.filter(sql: "id = ?", arguments: [id]).fetchOne(db) != nil else {
+        preconditionFailure("no item \(id)")
+      }
+    }
+  },
   Workload(name: "record-insert-and-fetch", writes: true) { db, offset, count in
     for id in offset..<(offset + count) {
       var item = Item(id: id, name: "name", score: 0.5)

@@ -183,6 +183,8 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
   /// satisfies `predicate`.
   func contains(where predicate: (SQLExpression) -> Bool) -> Bool {
     if predicate(self) { return true }
+    // Operands visited in place: an array of them per node allocates, and
+    // every request rendered asks twice (`SQLRelation.needsQualifiedColumns`).
     func any(_ expressions: [SQLExpression]) -> Bool {
       expressions.contains { $0.contains(where: predicate) }
     }
@@ -191,14 +193,17 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     case .prefix(_, let expression), .postfix(let expression, _), .collate(let expression, _),
       .cast(let expression, _), .inSubquery(let expression, _, _), .jsonValue(let expression):
       return expression.contains(where: predicate)
-    case .negatable(let expression, let negation): return any([expression, negation])
-    case .binary(_, let lhs, let rhs): return any([lhs, rhs])
+    case .negatable(let expression, let negation):
+      return expression.contains(where: predicate) || negation.contains(where: predicate)
+    case .binary(_, let lhs, let rhs): return lhs.contains(where: predicate) || rhs.contains(where: predicate)
     case .associative(_, let expressions, _): return any(expressions)
     case .function(_, let arguments, _): return any(arguments)
     case .aggregate(_, let arguments, let orderBy, let filter):
-      return any(arguments + [orderBy, filter].compactMap { $0 })
-    case .inList(let expression, let list, _): return any([expression] + list)
-    case .between(let a, let b, let c, _): return any([a, b, c])
+      return any(arguments) || orderBy?.contains(where: predicate) == true
+        || filter?.contains(where: predicate) == true
+    case .inList(let expression, let list, _): return expression.contains(where: predicate) || any(list)
+    case .between(let a, let b, let c, _):
+      return a.contains(where: predicate) || b.contains(where: predicate) || c.contains(where: predicate)
     }
   }
 

@@ -25,7 +25,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     // hide: rendering the SQL again costs more than the copy.
     if relation.needsBuildingBeforeShape {
       return try Self.makePreparedRequest(
-        db, relation.resolved(db).withFiltersBuilt(db), singleResult: singleResult)
+        db, relation.resolvedWithFiltersBuilt(db), singleResult: singleResult)
     }
     return try Self.makePreparedRequest(db, relation, singleResult: singleResult)
   }
@@ -54,7 +54,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     // counting request has a shape (see makePreparedRequest).
     let relation =
       self.relation.needsBuildingBeforeShape
-      ? try self.relation.resolved(db).withFiltersBuilt(db) : try self.relation.resolved(db)
+      ? try self.relation.resolvedWithFiltersBuilt(db) : try self.relation.resolved(db)
     // Without DISTINCT, columns of the table (`*`, and the rowid of a
     // record's `databaseSelection`) do not change the count: `COUNT(*)`, as
     // GRDB writes it. Expressions (an aggregate) and DISTINCT do.

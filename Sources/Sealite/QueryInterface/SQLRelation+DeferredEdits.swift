@@ -38,17 +38,37 @@ extension SQLRelation {
   func withFiltersBuilt(_ db: Database) throws -> SQLRelation {
     guard hasDeferredFilters else { return self }
     var relation = self
-    relation.filters = try filters.map { .expression(try $0.resolve(db)) }
+    // Only a built filter that depends on its table can change the form of
+    // the SQL: the others (a primary key's `id = ?`, `id IN (…)`) skip the
+    // comparison below, two visits of every expression of the relation.
+    var mayChangeForm = false
+    relation.filters = try filters.map { filter in
+      guard case .deferred(let build) = filter else { return filter }
+      let built = try build(db)
+      if !mayChangeForm && built.isDependent { mayChangeForm = true }
+      return .expression(built)
+    }
     relation.hasDeferredFilters = false
     // The SQL of a relation takes some of its form before its deferred filters
     // are built (qualified columns, a first rendering for association
     // aggregates): a built filter that would change it (a full-text MATCH on
     // the table itself) is left to the rendering, as GRDB renders it.
-    guard
-      relation.needsQualifiedColumns == needsQualifiedColumns,
-      relation.mayHaveAggregates == mayHaveAggregates
-    else { return self }
+    if mayChangeForm {
+      guard
+        relation.needsQualifiedColumns == needsQualifiedColumns,
+        relation.mayHaveAggregates == mayHaveAggregates
+      else { return self }
+    }
     return relation
+  }
+
+  /// The relation with its deferred edits applied and its deferred filters
+  /// built: what a request looks its SQL up with (see
+  /// ``QueryInterfaceRequest/makePreparedRequest(_:forSingleResult:)``). A
+  /// relation without deferred edits is not copied by `resolved` first.
+  func resolvedWithFiltersBuilt(_ db: Database) throws -> SQLRelation {
+    if hasDeferredEdits { return try resolved(db).withFiltersBuilt(db) }
+    return try withFiltersBuilt(db)
   }
 
   /// True if this relation, or a joined one, has edits to apply.

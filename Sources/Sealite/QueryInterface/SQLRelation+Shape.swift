@@ -5,10 +5,11 @@ import Foundation
 /// same shape have the same SQL (for the same schema), so the SQL of a shape
 /// is generated once per connection (see RequestSQLCache.swift).
 ///
-/// Only the requests of one table built from plain expressions have a
-/// shape: those with joins, common table expressions, association
-/// aggregates, subqueries, raw SQL with arguments, conditions built from the
-/// schema or `NULLS FIRST/LAST` orderings (rendered twice on old SQLite) are
+/// Only the requests of one table built from plain expressions and SQL
+/// literals have a shape: those with joins, common table expressions,
+/// association aggregates, subqueries, literals with named arguments or SQL
+/// generated when they render, conditions built from the schema or
+/// `NULLS FIRST/LAST` orderings (rendered twice on old SQLite) are
 /// rendered each time. The values come out in the order of the text, which
 /// is the order the renderer binds them: debug builds check each shape
 /// against the renderer (`RequestSQLCache`).
@@ -46,7 +47,10 @@ struct RequestShape {
       case .aliased(let expression, let name):
         guard add(expression, alias, &key) else { return nil }
         key.append("A", name)
-      case .allColumnsExcluding, .literal:
+      case .literal(let literal):
+        key.append("l")
+        guard addLiteral(literal, alias, &key) else { return nil }
+      case .allColumnsExcluding:
         return nil
       }
     }
@@ -56,14 +60,19 @@ struct RequestShape {
     }
     key.append("B")
     for ordering in relation.ordering {
-      guard case .expression(let expression, let direction) = ordering.impl else { return nil }
-      switch direction {
-      case .none: key.append("0")
-      case .asc: key.append("1")
-      case .desc: key.append("2")
-      case .ascNullsLast, .descNullsFirst: return nil
+      switch ordering.impl {
+      case .literal(let literal):
+        key.append("3")
+        guard addLiteral(literal, alias, &key) else { return nil }
+      case .expression(let expression, let direction):
+        switch direction {
+        case .none: key.append("0")
+        case .asc: key.append("1")
+        case .desc: key.append("2")
+        case .ascNullsLast, .descNullsFirst: return nil
+        }
+        guard add(expression, alias, &key) else { return nil }
       }
-      guard add(expression, alias, &key) else { return nil }
     }
   }
 
@@ -94,10 +103,7 @@ struct RequestShape {
       guard owner == nil || owner === alias else { return false }
       key.append("C", name)
     case .literal(let literal):
-      guard literal.elements.count == 1, case .sql(let text, let arguments) = literal.elements[0],
-        arguments.isEmpty
-      else { return false }
-      key.append("L", text)
+      return addLiteral(literal, alias, &key)
     case .prefix(let op, let operand):
       key.append("<", op)
       return add(operand, alias, &key)
@@ -136,6 +142,40 @@ struct RequestShape {
     case .aggregate, .inSubquery, .exists, .subquery, .dependent:
       return false
     }
+    return true
+  }
+
+  /// Adds an SQL literal: its text, its positional arguments as values, the
+  /// expressions and names it interpolates. False if it has no shape: named
+  /// arguments (bound by name, not in the order of the text) and SQL
+  /// generated when the request renders (a subquery) are rendered each time.
+  private mutating func addLiteral(_ literal: SQL, _ alias: SQLTableAlias, _ key: inout ShapeKeyBuffer)
+    -> Bool
+  {
+    key.append("{", literal.elements.count)
+    for element in literal.elements {
+      switch element {
+      case .sql(let text, let arguments):
+        guard arguments.namedValues.isEmpty else { return false }
+        key.append("L", text)
+        // The count too: the same text with other arguments fails to bind
+        // as it did, from the statement of its own shape.
+        key.append("a", arguments.values.count)
+        values.append(contentsOf: arguments.values)
+      case .expression(let expression):
+        guard add(expression, alias, &key) else { return false }
+      case .identifier(let name):
+        key.append("Q", name)
+      case .tableName(let name):
+        // Rendered as an identifier, named when the request renders.
+        key.append("Q", name())
+      case .literal(let nested):
+        guard addLiteral(nested, alias, &key) else { return false }
+      case .generated:
+        return false
+      }
+    }
+    key.append("}")
     return true
   }
 
