@@ -207,12 +207,20 @@ let countedWorkloads: [Workload] = [
       try db.execute(sql: "UPDATE item SET score = ? WHERE id = ?", arguments: [1.5, id])
     }
   },
-  // A query-interface update renders its SQL, then runs it as execute does.
+  // A query-interface update finds its SQL by its shape, then runs it as
+  // execute does.
   Workload(name: "request-update-all", writes: false) { db, _, count in
     for id in 1...count {
       guard try Item.filter(Column("id") == id).updateAll(db, Column("score").set(to: 4.5)) == 1 else {
         preconditionFailure("no item \(id)")
       }
+    }
+  },
+  // A query-interface delete, found by its shape as updateAll: ids above the
+  // table's rows, as record-delete.
+  Workload(name: "request-delete-all", writes: true) { db, offset, count in
+    for id in offset..<(offset + count) {
+      guard try Item.filter(Column("id") == id).deleteAll(db) == 0 else { preconditionFailure("item \(id)") }
     }
   },
   // A request's fetchCount (and isEmpty) finds its COUNT(*) by its shape.

@@ -279,9 +279,27 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   /// Deletes the rows the request selects; returns how many.
   @discardableResult
   public func deleteAll(_ db: Database) throws -> Int {
-    let context = SQLGenerationContext(db: db)
-    let sql = try relation.deleteSQL(db, context)
-    try db.execute(sql: sql, arguments: context.arguments ?? StatementArguments())
+    if relation.needsBuildingBeforeShape {
+      return try Self.execute(db, .delete, relation.resolvedWithFiltersBuilt(db))
+    }
+    return try Self.execute(db, .delete, relation)
+  }
+
+  /// Runs the DELETE or UPDATE of `relation`, its SQL found by its shape as
+  /// a fetch's is (rendered once per connection); returns how many rows
+  /// changed. The relation is the request's own when it has nothing to
+  /// build: a copy of it is ten retains and ten releases.
+  private static func execute(_ db: Database, _ write: ShapedWrite, _ relation: SQLRelation) throws -> Int {
+    let (sql, arguments) = try relation.cachedWriteSQL(db, write) { context in
+      switch write {
+      case .delete:
+        return try relation.deleteSQL(db, context)
+      case .update(let conflictResolution, let assignments):
+        return try relation.updateSQL(
+          db, context, conflictResolution: conflictResolution, assignments: assignments)
+      }
+    }
+    try db.execute(sql: sql, arguments: arguments)
     return db.changesCount
   }
 
@@ -293,10 +311,10 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     _ db: Database, conflictResolution: Database.ConflictResolution, _ assignments: [ColumnAssignment]
   ) throws -> Int {
     guard !assignments.isEmpty else { return 0 }
-    let context = SQLGenerationContext(db: db)
-    let sql = try relation.updateSQL(
-      db, context, conflictResolution: conflictResolution, assignments: assignments)
-    try db.execute(sql: sql, arguments: context.arguments ?? StatementArguments())
-    return db.changesCount
+    let write = ShapedWrite.update(conflictResolution, assignments)
+    if relation.needsBuildingBeforeShape {
+      return try Self.execute(db, write, relation.resolvedWithFiltersBuilt(db))
+    }
+    return try Self.execute(db, write, relation)
   }
 }

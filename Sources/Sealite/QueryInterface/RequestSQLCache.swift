@@ -10,6 +10,10 @@ final class RequestSQLCache: ConnectionState {
   /// compares the key its request wrote with the last one, and makes no key
   /// nor hashes one.
   @exclusivity(unchecked) private var selectByShape = LastHitDictionary<RequestShapeKey, CachedSelect>()
+  /// The SQL of DELETE and UPDATE statements by shape key (`deleteAll`,
+  /// `updateAll`): run by `execute(sql:arguments:)`, which keeps their
+  /// statements.
+  @exclusivity(unchecked) private var writeSQLByShape = LastHitDictionary<RequestShapeKey, String>()
   /// Where each request writes the key of its shape. Unchecked exclusivity:
   /// the connection runs one request at a time.
   @exclusivity(unchecked) var keyBuffer = ShapeKeyBuffer()
@@ -19,7 +23,10 @@ final class RequestSQLCache: ConnectionState {
 
   static func make(for db: Database) -> RequestSQLCache { RequestSQLCache() }
 
-  func schemaDidChange() { selectByShape.removeAll() }
+  func schemaDidChange() {
+    selectByShape.removeAll()
+    writeSQLByShape.removeAll()
+  }
 
   /// What the cache knows of the shape whose key is in ``keyBuffer``: its
   /// SELECT if it ran before, or else its key, for ``store(_:for:)``.
@@ -39,6 +46,19 @@ final class RequestSQLCache: ConnectionState {
   func store(_ select: CachedSelect, for key: RequestShapeKey) {
     if selectByShape.count >= RequestSQLCache.capacity { selectByShape.removeAll() }
     selectByShape.set(select, for: key)
+  }
+
+  /// The SQL of the write whose shape key is in ``keyBuffer``, if it ran
+  /// before; else its key, for ``storeWrite(_:for:)``.
+  func lookUpWrittenWriteShape() -> (sql: String?, missedKey: RequestShapeKey?) {
+    let found = writeSQLByShape.value(
+      recognizing: { $0.isWritten(in: keyBuffer) }, makeKey: { RequestShapeKey(keyBuffer) })
+    return (found.value, found.missedKey)
+  }
+
+  func storeWrite(_ sql: String, for key: RequestShapeKey) {
+    if writeSQLByShape.count >= RequestSQLCache.capacity { writeSQLByShape.removeAll() }
+    writeSQLByShape.set(sql, for: key)
   }
 }
 
@@ -121,5 +141,46 @@ extension SQLRelation {
     let context = SQLGenerationContext(db: db)
     let sql = try selectSQL(db, context, singleResult: singleResult)
     return (sql, context.arguments ?? StatementArguments())
+  }
+}
+
+extension SQLRelation {
+  /// The SQL of this resolved relation's DELETE or UPDATE, and its
+  /// arguments: from the cache of the connection when a write of the same
+  /// shape ran before, else rendered by `render`.
+  func cachedWriteSQL(
+    _ db: Database, _ write: ShapedWrite, render: (SQLGenerationContext) throws -> String
+  ) throws -> (sql: String, arguments: StatementArguments) {
+    func rendered() throws -> (sql: String, arguments: StatementArguments) {
+      let context = SQLGenerationContext(db: db)
+      let sql = try render(context)
+      return (sql, context.arguments ?? StatementArguments())
+    }
+    db.validateSchemaFacts()
+    return try db.withState(for: RequestSQLCache.self) { cache in
+      guard let shape = RequestShape(self, writing: write, key: &cache.keyBuffer) else {
+        return try rendered()
+      }
+      let lookup = cache.lookUpWrittenWriteShape()
+      if let sql = lookup.sql {
+        var arguments = StatementArguments()
+        arguments.values = shape.values
+        assert(
+          {
+            guard let rendered = try? rendered() else { return false }
+            return rendered.sql == sql && RequestShape.sameValues(rendered.arguments.values, shape.values)
+          }(), "a write shape has the SQL and the values of its rendering")
+        return (sql, arguments)
+      }
+      // The key was copied out of the buffer, which the rendering may write.
+      guard let key = lookup.missedKey else { preconditionFailure("a shape not found has its key") }
+      let written = try rendered()
+      let listsValuesInOrder = RequestShape.sameValues(written.arguments.values, shape.values)
+      assert(listsValuesInOrder, "a write shape lists its values in binding order")
+      if listsValuesInOrder && written.arguments.namedValues.isEmpty {
+        cache.storeWrite(written.sql, for: key)
+      }
+      return written
+    }
   }
 }

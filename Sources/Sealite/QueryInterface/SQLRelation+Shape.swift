@@ -54,10 +54,7 @@ struct RequestShape {
         return nil
       }
     }
-    key.append("W")
-    for filter in relation.filters {
-      guard case .expression(let expression) = filter, add(expression, alias, &key) else { return nil }
-    }
+    guard addFilters(of: relation, &key) else { return nil }
     key.append("B")
     for ordering in relation.ordering {
       switch ordering.impl {
@@ -74,6 +71,53 @@ struct RequestShape {
         guard add(expression, alias, &key) else { return nil }
       }
     }
+  }
+
+  /// The shape of `relation`'s DELETE, or of its UPDATE, its key written in
+  /// `key` (emptied first), or nil if it has none. Only a relation whose
+  /// statement names its rows by its conditions has one: a joined, grouped,
+  /// limited or distinct relation deletes and updates the rows of a
+  /// subquery, rendered each time.
+  init?(_ relation: borrowing SQLRelation, writing write: ShapedWrite, key: inout ShapeKeyBuffer) {
+    key.removeAll()
+    guard relation.joins.isEmpty, relation.prefetches.isEmpty, relation.deferredEdits.isEmpty,
+      relation.ctes.isEmpty, relation.sourceCTE == nil, relation.grouping.isEmpty,
+      relation.havingFilters.isEmpty, relation.limit == nil, !relation.isDistinct,
+      relation.alias.userName == nil, !relation.alias.forcesQualification
+    else { return nil }
+    switch write {
+    case .delete:
+      key.append("X", relation.tableName)
+    case .update(let conflictResolution, let assignments):
+      key.append("U", relation.tableName)
+      key.append("O", conflictResolution.rawValue)
+      // The assignments render first: their values are bound first.
+      for assignment in assignments {
+        key.append("=", assignment.columnName)
+        if let value = assignment.value {
+          guard add(value, relation.alias, &key) else { return nil }
+        } else {
+          key.append("n")
+        }
+      }
+    }
+    // A relation empty by definition renders `WHERE 0`, without its conditions.
+    if relation.isEmptyByDefinition {
+      key.append("E")
+      return
+    }
+    guard addFilters(of: relation, &key) else { return nil }
+  }
+
+  /// Adds the conditions of `relation`; false if one has no shape.
+  private mutating func addFilters(of relation: borrowing SQLRelation, _ key: inout ShapeKeyBuffer) -> Bool {
+    key.append("W")
+    for filter in relation.filters {
+      guard case .expression(let expression) = filter, add(expression, relation.alias, &key) else {
+        return false
+      }
+    }
+    return true
   }
 
   /// Whether `values` and `others` are the same values, in the same order:
@@ -191,6 +235,15 @@ struct RequestShape {
     key.append("]")
     return true
   }
+}
+
+/// A statement that writes the rows a relation selects, with a shape of its
+/// own (see ``RequestShape/init(_:writing:key:)``).
+enum ShapedWrite {
+  /// `DELETE FROM …`
+  case delete
+  /// `UPDATE [OR …] … SET …`
+  case update(Database.ConflictResolution, [ColumnAssignment])
 }
 
 /// The key of a request shape: a tag byte per part (each tag with one
