@@ -109,7 +109,9 @@ struct RequestShape {
     guard addFilters(of: relation, &key) else { return nil }
   }
 
-  /// Adds the conditions of `relation`; false if one has no shape.
+  /// Adds the conditions of `relation`; false if one has no shape. Inlined
+  /// in the SELECT's shape, which every request writes.
+  @inline(__always)
   private mutating func addFilters(of relation: borrowing SQLRelation, _ key: inout ShapeKeyBuffer) -> Bool {
     key.append("W")
     for filter in relation.filters {
