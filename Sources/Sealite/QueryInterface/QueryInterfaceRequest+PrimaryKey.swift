@@ -47,3 +47,47 @@ extension QueryInterfaceRequest where RowDecoder: Identifiable {
       .asRequest(of: RowDecoder.ID.self)
   }
 }
+
+// A request's filters by primary key keep their values as they are, not in
+// a closure that builds the condition when the request runs: the request's
+// SQL is then found by its shape with nothing built first, nor a copy of the
+// request's relation (see `SQLFilter.primaryKey`). Associations filter by
+// key through `filterWhenConnected` (TableRequest.swift).
+extension QueryInterfaceRequest {
+  /// Keeps the row whose single-column primary key (or rowid) is `key`; a
+  /// NULL key selects nothing. A table with a composite primary key throws
+  /// a misuse error when the request runs: use key dictionaries there.
+  public consuming func filter(key: some DatabaseValueConvertible) -> Self {
+    let value = key.databaseValue
+    if value.isNull { return none() }
+    return filteredByPrimaryKey([value])
+  }
+
+  /// Keeps the rows whose single-column primary keys (or rowids) are in
+  /// `keys`; NULL keys select nothing. Inlinable: the keys are converted
+  /// where their type is known.
+  @inlinable
+  public consuming func filter<Keys: Sequence>(keys: Keys) -> Self
+  where Keys.Element: DatabaseValueConvertible {
+    filteredByPrimaryKey(keys.map { $0.databaseValue })
+  }
+
+  /// The request restricted to the rows whose primary key is one of `keys`.
+  @usableFromInline
+  consuming func filteredByPrimaryKey(_ keys: [DatabaseValue]) -> Self {
+    // The keys are copied only if some are NULL, to drop them.
+    let values = keys.contains(where: \.isNull) ? keys.filter { !$0.isNull } : keys
+    if values.isEmpty { return none() }
+    var request = self
+    request.relation.filters.append(.primaryKey(tableName: request.databaseTableName, values: values))
+    return request
+  }
+}
+
+extension QueryInterfaceRequest where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
+  /// Keeps the row whose primary key is `id`.
+  public consuming func filter(id: RowDecoder.ID) -> Self { filter(key: id) }
+
+  /// Keeps the rows whose primary keys are in `ids`.
+  public consuming func filter(ids: some Collection<RowDecoder.ID>) -> Self { filter(keys: ids) }
+}

@@ -168,6 +168,9 @@ extension SQLFilter {
     case .expression(let expression): return .expression(expression.replacingAlias(old, with: new))
     case .deferred(let build):
       return .deferred { db in try build(db).replacingAlias(old, with: new) }
+    case .primaryKey:
+      // Its column names no table alias.
+      return self
     }
   }
 }

@@ -115,7 +115,16 @@ struct RequestShape {
   private mutating func addFilters(of relation: borrowing SQLRelation, _ key: inout ShapeKeyBuffer) -> Bool {
     key.append("W")
     for filter in relation.filters {
-      guard case .expression(let expression) = filter, add(expression, relation.alias, &key) else {
+      switch filter {
+      case .expression(let expression):
+        guard add(expression, relation.alias, &key) else { return false }
+      case .primaryKey(let tableName, let keyValues):
+        // The key column is the schema's: the cache of shapes is forgotten
+        // when the schema changes. One value renders `=`, more `IN (…)`.
+        key.append("P", tableName)
+        key.append("K", keyValues.count)
+        values.append(contentsOf: keyValues)
+      case .deferred:
         return false
       }
     }

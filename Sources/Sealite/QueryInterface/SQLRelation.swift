@@ -3,12 +3,30 @@
 enum SQLFilter: Sendable {
   case expression(SQLExpression)
   case deferred(@Sendable (Database) throws -> SQLExpression)
+  /// The rows of `tableName` whose single-column primary key (or rowid) is
+  /// one of `values`, none NULL: a request's `filter(key:)` and
+  /// `filter(keys:)`. Its column is read from the schema when the request
+  /// renders; its shape needs nothing built (see RequestShape).
+  case primaryKey(tableName: String, values: [DatabaseValue])
 
   func resolve(_ db: Database) throws -> SQLExpression {
     switch self {
     case .expression(let expression): return expression
     case .deferred(let build): return try build(db)
+    case .primaryKey(let tableName, let values):
+      return try SQLFilter.primaryKeyCondition(db, tableName: tableName, values: values)
     }
+  }
+
+  /// `key = ?`, or `key IN (?, …)`, of the single-column primary key (or
+  /// rowid) of `tableName`; a misuse error for a composite primary key.
+  static func primaryKeyCondition(_ db: Database, tableName: String, values: [DatabaseValue]) throws
+    -> SQLExpression
+  {
+    let column = SQLExpression(
+      .column(try db.recordPrimaryKey(tableName).singleColumn(of: tableName), alias: nil))
+    if values.count == 1 { return SQLExpression.equality(column, values[0].sqlExpression, negated: false) }
+    return SQLExpression(.inList(column, values.map { $0.sqlExpression }, negated: false))
   }
 }
 

@@ -59,10 +59,7 @@ extension TableRequest where Self: FilteredRequest, Self: TypedRequest {
     if values.isEmpty { return none() }
     let tableName = databaseTableName
     return filterWhenConnected { db in
-      let column = SQLExpression(
-        .column(try db.recordPrimaryKey(tableName).singleColumn(of: tableName), alias: nil))
-      if values.count == 1 { return SQLExpression.equality(column, values[0].sqlExpression, negated: false) }
-      return SQLExpression(.inList(column, values.map { $0.sqlExpression }, negated: false))
+      try SQLFilter.primaryKeyCondition(db, tableName: tableName, values: values)
     }
   }
 
