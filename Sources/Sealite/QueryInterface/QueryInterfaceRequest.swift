@@ -20,9 +20,10 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   {
     // The request's own relation when it has nothing to resolve: a resolved
     // copy of it is ten retains and ten releases, at every request. Filters
-    // built when the request runs (`filter(key:)`, `filter(id:)`) are built
-    // before the SQL is looked up by the request's shape, which they would
-    // hide: rendering the SQL again costs more than the copy.
+    // built when the request runs (`filterWhenConnected`) are built before
+    // the SQL is looked up by the request's shape, which they would hide:
+    // rendering the SQL again costs more than the copy. (A request's
+    // `filter(key:)` keeps its values and needs nothing built.)
     if relation.needsBuildingBeforeShape {
       return try Self.makePreparedRequest(
         db, relation.resolvedWithFiltersBuilt(db), singleResult: singleResult)

@@ -104,9 +104,9 @@ struct SQLRelation: Sendable {
 
   /// Whether an expression of the selection, conditions or ordering passes
   /// `predicate`. Each request rendered asks twice: the expressions are
-  /// visited in place, not collected. A deferred condition (`filter(key:)`,
-  /// …) is built from the schema: it holds no aggregate, nor SQL that
-  /// depends on its table.
+  /// visited in place, not collected. A condition by primary key, or built
+  /// when the request runs (`filterWhenConnected`), is not visited: see
+  /// `withFiltersBuilt` for the latter.
   private func containsOwnExpression(where predicate: (SQLExpression) -> Bool) -> Bool {
     for item in selection {
       switch item.impl {

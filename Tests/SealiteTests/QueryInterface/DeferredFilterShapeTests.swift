@@ -2,11 +2,12 @@ import Foundation
 import Sealite
 import Testing
 
-// A request whose filters are built when it runs (`filter(key:)`,
-// `filter(id:)`, `filterWhenConnected`) builds them first, then finds its SQL
-// by the shape of what they built: these tests show that each builder runs
-// once per fetch, and that what it builds, not the request it came from,
-// decides the SQL.
+// A request whose filters are built when it runs (`filterWhenConnected`)
+// builds them first, then finds its SQL by the shape of what they built; a
+// request's `filter(key:)` and `filter(id:)` keep their values and give
+// their shape with nothing built: these tests show that each builder runs
+// once per fetch, that what it builds, not the request it came from, decides
+// the SQL, and that filters by key find their rows call after call.
 
 private typealias Book = ShapeTestBook
 
