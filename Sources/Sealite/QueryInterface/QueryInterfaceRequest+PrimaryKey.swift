@@ -75,8 +75,7 @@ extension QueryInterfaceRequest {
   /// The request restricted to the rows whose primary key is one of `keys`.
   @usableFromInline
   consuming func filteredByPrimaryKey(_ keys: [DatabaseValue]) -> Self {
-    // The keys are copied only if some are NULL, to drop them.
-    let values = keys.contains(where: \.isNull) ? keys.filter { !$0.isNull } : keys
+    let values = SQLFilter.nonNullKeys(keys)
     if values.isEmpty { return none() }
     var request = self
     request.relation.filters.append(.primaryKey(tableName: request.databaseTableName, values: values))

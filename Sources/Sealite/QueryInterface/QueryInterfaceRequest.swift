@@ -53,9 +53,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   public func fetchCount(_ db: Database) throws -> Int {
     // Filters built when the request runs are built first, so that the
     // counting request has a shape (see makePreparedRequest).
-    let relation =
-      self.relation.needsBuildingBeforeShape
-      ? try self.relation.resolvedWithFiltersBuilt(db) : try self.relation.resolved(db)
+    let relation = try self.relation.resolvedWithFiltersBuilt(db)
     // Without DISTINCT, columns of the table (`*`, and the rowid of a
     // record's `databaseSelection`) do not change the count: `COUNT(*)`, as
     // GRDB writes it. Expressions (an aggregate) and DISTINCT do.

@@ -18,6 +18,11 @@ enum SQLFilter: Sendable {
     }
   }
 
+  /// `keys` without its NULLs, which select no row: copied only if it has one.
+  static func nonNullKeys(_ keys: [DatabaseValue]) -> [DatabaseValue] {
+    keys.contains(where: \.isNull) ? keys.filter { !$0.isNull } : keys
+  }
+
   /// `key = ?`, or `key IN (?, …)`, of the single-column primary key (or
   /// rowid) of `tableName`; a misuse error for a composite primary key.
   static func primaryKeyCondition(_ db: Database, tableName: String, values: [DatabaseValue]) throws

@@ -53,9 +53,7 @@ extension TableRequest where Self: FilteredRequest, Self: TypedRequest {
   /// per request).
   @usableFromInline
   func filter(primaryKeyValues: [DatabaseValue]) -> Self {
-    // NULL keys select nothing; the keys are copied only if there is one.
-    let values =
-      primaryKeyValues.contains(where: \.isNull) ? primaryKeyValues.filter { !$0.isNull } : primaryKeyValues
+    let values = SQLFilter.nonNullKeys(primaryKeyValues)
     if values.isEmpty { return none() }
     let tableName = databaseTableName
     return filterWhenConnected { db in
