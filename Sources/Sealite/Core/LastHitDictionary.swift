@@ -42,6 +42,22 @@ struct LastHitDictionary<Key: Hashable, Value> {
     return (value, nil)
   }
 
+  /// The value of the key that `isKey` recognizes where the caller holds
+  /// its parts, as ``value(recognizing:makeKey:)`` finds it; on a miss,
+  /// `make()`'s value, stored for the key `makeKey()` made. A loop that looks
+  /// its key up again and again then makes no key, and retains none of its
+  /// parts, to find it.
+  @inline(__always)
+  mutating func value(
+    recognizing isKey: (Key) -> Bool, makeKey: () -> Key, orMake make: () throws -> Value
+  ) rethrows -> Value {
+    let found = value(recognizing: isKey, makeKey: makeKey)
+    if let value = found.value { return value }
+    let value = try make()
+    set(value, for: found.missedKey!)
+    return value
+  }
+
   /// Stores `value` for `key`, as the last hit.
   mutating func set(_ value: Value, for key: Key) {
     storage[key] = value

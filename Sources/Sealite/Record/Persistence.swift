@@ -94,13 +94,14 @@ extension MutablePersistableRecord {
     _ db: Database, columns: [String], resolution: Database.ConflictResolution, returning: String? = nil
   ) throws -> RecordInsertStatement {
     try db.withRecordStatements { cache in
-      let key = RecordStatementKey(
-        table: Self.databaseTableName, columns: columns,
-        clauses: Self.clauses(resolution, returning: returning))
-      if let cached = cache.insertStatements.value(for: key) { return cached }
-      let insert = try makeInsertStatement(db, columns: columns, resolution: resolution, returning: returning)
-      cache.insertStatements.set(insert, for: key)
-      return insert
+      let table = Self.databaseTableName
+      let clauses = Self.clauses(resolution, returning: returning)
+      return try cache.insertStatements.value(
+        recognizing: { $0.isKey(table, columns, clauses) },
+        makeKey: { RecordStatementKey(table: table, columns: columns, clauses: clauses) },
+        orMake: {
+          try makeInsertStatement(db, columns: columns, resolution: resolution, returning: returning)
+        })
     }
   }
 
@@ -191,14 +192,17 @@ extension MutablePersistableRecord {
     resolution: Database.ConflictResolution, returning: String? = nil
   ) throws -> RecordUpdateStatement {
     try db.withRecordStatements { cache in
-      let key = RecordUpdateKey(
-        table: Self.databaseTableName, recordColumns: container.columns, columns: columns,
-        clauses: Self.clauses(resolution, returning: returning))
-      if let cached = cache.updateStatements.value(for: key) { return cached }
-      let update = try makeUpdateStatement(
-        db, container: container, columns: columns, resolution: resolution, returning: returning)
-      cache.updateStatements.set(update, for: key)
-      return update
+      let table = Self.databaseTableName
+      let clauses = Self.clauses(resolution, returning: returning)
+      return try cache.updateStatements.value(
+        recognizing: { $0.isKey(table, container.columns, columns, clauses) },
+        makeKey: {
+          RecordUpdateKey(table: table, recordColumns: container.columns, columns: columns, clauses: clauses)
+        },
+        orMake: {
+          try makeUpdateStatement(
+            db, container: container, columns: columns, resolution: resolution, returning: returning)
+        })
     }
   }
 

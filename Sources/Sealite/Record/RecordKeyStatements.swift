@@ -116,6 +116,13 @@ struct RecordColumnsKey: Hashable {
   let table: String
   let columns: [String]
 
+  /// Whether this is the key of these parts, compared where they are (as
+  /// RecordStatementKey's).
+  @inline(__always)
+  func isKey(_ table: String, _ columns: [String]) -> Bool {
+    self.columns == columns && self.table == table
+  }
+
   // As RecordStatementKey: the number of columns, not their names, in the
   // hash (a record type encodes the same names each time).
   func hash(into hasher: inout Hasher) {
@@ -131,12 +138,12 @@ extension Database {
     -> RecordKeyStatements
   {
     try withRecordStatements { cache in
-      let key = RecordColumnsKey(table: table, columns: container.columns)
-      if let found = cache.keyStatements.value(for: key) { return found }
-      let statements = RecordKeyStatements(
-        table: table, primaryKey: try recordPrimaryKey(table), recordColumns: container)
-      cache.keyStatements.set(statements, for: key)
-      return statements
+      try cache.keyStatements.value(
+        recognizing: { $0.isKey(table, container.columns) },
+        makeKey: { RecordColumnsKey(table: table, columns: container.columns) },
+        orMake: {
+          RecordKeyStatements(table: table, primaryKey: try recordPrimaryKey(table), recordColumns: container)
+        })
     }
   }
 

@@ -99,6 +99,14 @@ struct RecordStatementKey: Hashable {
   /// words, compared inline.
   let clauses: String
 
+  /// Whether this is the key of these parts, compared where they are: the
+  /// columns first, which a record type's encoder shares from one record to
+  /// the next, found equal by storage.
+  @inline(__always)
+  func isKey(_ table: String, _ columns: [String], _ clauses: String) -> Bool {
+    self.columns == columns && self.table == table && self.clauses == clauses
+  }
+
   // Looked up once per inserted record: the hash reads the table name and
   // the number of columns, not every column name. Keys that differ in their
   // names only are told apart by equality, which compares the names a loop of
@@ -137,6 +145,15 @@ struct RecordUpdateKey: Hashable {
   /// The conflict resolution, then the RETURNING clause, if any (as
   /// RecordStatementKey's).
   let clauses: String
+
+  /// Whether this is the key of these parts, compared where they are (as
+  /// RecordStatementKey's; the set of a table's columns is the cached one,
+  /// found equal by storage).
+  @inline(__always)
+  func isKey(_ table: String, _ recordColumns: [String], _ columns: Set<String>, _ clauses: String) -> Bool {
+    self.recordColumns == recordColumns && self.columns == columns && self.table == table
+      && self.clauses == clauses
+  }
 
   // As RecordStatementKey: counts, not names, in the hash.
   func hash(into hasher: inout Hasher) {

@@ -242,13 +242,17 @@ struct AllocationCountTests {
     // request now borrow (`withState(for:_:)`) where they retained them:
     // insert 8, update 10, save 20, upsert 16, lookup 9 in a release build;
     // 181, 217, 279, 190 and 175 in this one.
-    AllocationLimit(workload: "record-insert-references", maximum: 181.01),
-    // (5 in a release build, where the subscript converts each value as its
+    // A write finds its statement where the parts of its key are, through
+    // closures that this build does not inline: their captures cost it 6
+    // more (insert) to 16 more (update, save) than a key made at once, where
+    // a release build makes 2 fewer (insert 6, update 8, save 18).
+    AllocationLimit(workload: "record-insert-references", maximum: 187.01),
+    // (3 in a release build, where the subscript converts each value as its
     // own type: the optional existential it takes is consumed, not copied.)
-    AllocationLimit(workload: "container-record-insert-references", maximum: 166.01),
-    AllocationLimit(workload: "record-update-references", maximum: 217.01),
-    // (20 in a release build; 279 in this one before the key statements.)
-    AllocationLimit(workload: "record-save-references", maximum: 262.01),
+    AllocationLimit(workload: "container-record-insert-references", maximum: 172.01),
+    AllocationLimit(workload: "record-update-references", maximum: 233.01),
+    // (18 in a release build; 279 in this one before the key statements.)
+    AllocationLimit(workload: "record-save-references", maximum: 278.01),
     // (15 each in a release build: 41 and 16 before the key statements.)
     AllocationLimit(workload: "record-exists-references", maximum: 139.01),
     AllocationLimit(workload: "record-delete-references", maximum: 147.01),
