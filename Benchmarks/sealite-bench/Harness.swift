@@ -1,5 +1,6 @@
 // The measuring loop shared by every timed workload: a warm-up round, then N
-// rounds that alternate which side runs first, and the median of each side.
+// rounds that alternate which side runs first, and the median of each side
+// (the ratios are the medians of the rounds' ratios: see RoundRatios).
 
 import Dispatch
 import Foundation

@@ -45,8 +45,9 @@ struct CommandLineOptions {
     usage: sealite-bench [options] [workload…]   (no workload: all of them)
 
     Each workload runs the same work with Sealite and with the SQLCipher C API,
-    in this process, on encrypted databases, and prints the medians and the
-    ratio Sealite / raw.
+    in this process, on encrypted databases, and prints each side's median, the
+    ratios Sealite / raw and Sealite / tight C loop (medians of the rounds'
+    ratios), and their spread (quartiles).
 
     workloads: \(Workload.allCases.map(\.rawValue).joined(separator: " "))
 

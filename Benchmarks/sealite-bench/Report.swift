@@ -83,7 +83,9 @@ struct Report: Encodable {
   // MARK: - Tables
 
   static let header = [
-    "Workload", "Raw C API", "Tight C loop", "Sealite", "Sealite / raw", "Sealite / tight", "Target", "Met",
+    "Workload", "Raw C API", "Tight C loop", "Sealite", "Sealite / raw", "Sealite / tight", "Spread",
+    "Target",
+    "Met",
   ]
 
   /// The cells of each row, and the footnotes they refer to.
@@ -106,6 +108,7 @@ struct Report: Encodable {
         result.sealite.map { format($0.median, unit: result.unit) } ?? "–",
         result.rawRatio.map { String(format: "%.2f×", $0) } ?? "–",
         result.tightRatio.map { String(format: "%.2f×", $0) } ?? "–",
+        result.spread.map { String(format: "%.2f×–%.2f×", $0.lower, $0.upper) } ?? "–",
         result.target.map { describe($0, unit: result.unit) } ?? "",
         result.passed.map { $0 ? "yes" : "NO" } ?? "",
       ]
@@ -142,7 +145,7 @@ struct Report: Encodable {
       cells.enumerated().map { column, cell in
         let padding = String(repeating: " ", count: widths[column] - cell.count)
         // Text left, numbers right.
-        return column == 0 || column >= 6 ? cell + padding : padding + cell
+        return column == 0 || column >= 7 ? cell + padding : padding + cell
       }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
     }
     var lines = machine.lines + [""]
@@ -159,11 +162,12 @@ struct Report: Encodable {
     let (rows, footnotes) = cells()
     var lines = machine.lines.map { "- \($0)" }
     lines.append(
-      "- \(options.rows) rows, median of \(options.rounds) rounds after a warm-up, one process, "
-        + "encrypted databases (raw 32-byte key unless said)")
+      "- \(options.rows) rows, \(options.rounds) rounds after a warm-up, one process, "
+        + "encrypted databases (raw 32-byte key unless said); times are each side's median, ratios the "
+        + "median of the rounds' ratios, spread their quartiles")
     lines.append("")
     lines.append("| " + Report.header.joined(separator: " | ") + " |")
-    lines.append("| --- | ---: | ---: | ---: | ---: | ---: | --- | --- |")
+    lines.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |")
     lines += rows.map { "| " + $0.joined(separator: " | ") + " |" }
     lines.append("")
     lines += footnotes.enumerated().map { "\($0.offset + 1). \($0.element)" }

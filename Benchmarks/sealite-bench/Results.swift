@@ -43,16 +43,17 @@ struct ResultRow: Encodable {
   var target: Target?
   var note: String?
 
-  /// Sealite's median over the raw median.
-  var rawRatio: Double? {
-    guard let raw, let sealite, raw.median > 0 else { return nil }
-    return sealite.median / raw.median
-  }
+  /// Sealite over the raw side: the median of the rounds' ratios.
+  var rawRatio: Double? { RoundRatios(sealite, over: raw)?.median }
 
-  /// Sealite's median over the tight loop's median.
-  var tightRatio: Double? {
-    guard let tight, let sealite, tight.median > 0 else { return nil }
-    return sealite.median / tight.median
+  /// Sealite over the tight C loop: the median of the rounds' ratios.
+  var tightRatio: Double? { RoundRatios(sealite, over: tight)?.median }
+
+  /// The quartiles of the rounds' ratios to the tight loop (to the raw side
+  /// where there is no tight loop): how far the rounds spread.
+  var spread: (lower: Double, upper: Double)? {
+    guard let ratios = RoundRatios(sealite, over: tight ?? raw), ratios.isPaired else { return nil }
+    return (ratios.lowerQuartile, ratios.upperQuartile)
   }
 
   /// The ratio the target holds: against the tight loop where there is one.
@@ -90,6 +91,7 @@ struct ResultRow: Encodable {
 
   private enum CodingKeys: String, CodingKey {
     case workload, measure, unit, baseline, raw, tight, sealite, target, note, ratio, tightRatio, passed
+    case ratioOfMedians, tightRatioOfMedians, spread
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -104,6 +106,10 @@ struct ResultRow: Encodable {
     // "ratio" stays Sealite / raw, as in the runs before the tight loop.
     try container.encodeIfPresent(rawRatio, forKey: .ratio)
     try container.encodeIfPresent(tightRatio, forKey: .tightRatio)
+    // The ratios of the medians, as the runs before 2026-12-07 reported them.
+    try container.encodeIfPresent(RoundRatios(sealite, over: raw)?.ofMedians, forKey: .ratioOfMedians)
+    try container.encodeIfPresent(RoundRatios(sealite, over: tight)?.ofMedians, forKey: .tightRatioOfMedians)
+    try container.encodeIfPresent(spread.map { [$0.lower, $0.upper] }, forKey: .spread)
     try container.encodeIfPresent(target, forKey: .target)
     try container.encodeIfPresent(passed, forKey: .passed)
     try container.encodeIfPresent(note, forKey: .note)
@@ -123,4 +129,32 @@ struct ResultRow: Encodable {
     self.target = target
     self.note = note
   }
+}
+
+/// The ratios of one side's rounds to another's. The sides of a round run
+/// one after the other (see `compare`), so each round's ratio compares times
+/// taken moments apart, on a machine whose speed drifts over a run: their
+/// median follows the code, where the ratio of the two sides' medians may
+/// set a round from a fast phase of one side against a slow one of the other.
+struct RoundRatios {
+  /// The rounds' ratios, sorted; the ratio of the medians when the sides do
+  /// not have the same rounds.
+  let sorted: [Double]
+  let ofMedians: Double
+  /// Whether `sorted` holds one ratio per round.
+  let isPaired: Bool
+
+  init?(_ numerator: Series?, over denominator: Series?) {
+    guard let numerator, let denominator, denominator.median > 0 else { return nil }
+    ofMedians = numerator.median / denominator.median
+    let ratios = zip(numerator.rounds, denominator.rounds).compactMap { value, base in
+      value.isFinite && base.isFinite && base > 0 ? value / base : nil
+    }
+    isPaired = numerator.rounds.count == denominator.rounds.count && ratios.count == numerator.rounds.count
+    sorted = isPaired ? ratios.sorted() : [ofMedians]
+  }
+
+  var median: Double { medianOf(sorted) }
+  var lowerQuartile: Double { percentile(sorted, 0.25) }
+  var upperQuartile: Double { percentile(sorted, 0.75) }
 }
