@@ -58,9 +58,7 @@ extension QueryInterfaceRequest {
   /// NULL key selects nothing. A table with a composite primary key throws
   /// a misuse error when the request runs: use key dictionaries there.
   public consuming func filter(key: some DatabaseValueConvertible) -> Self {
-    let value = key.databaseValue
-    if value.isNull { return none() }
-    return filteredByPrimaryKey([value])
+    filteredByPrimaryKey([key.databaseValue])
   }
 
   /// Keeps the rows whose single-column primary keys (or rowids) are in

@@ -22,9 +22,13 @@ private struct ItemB: Codable, FetchableRecord, PersistableRecord, Equatable {
   var b: String
 }
 
-private func makeItemTable(_ db: Database) throws {
-  try db.execute(
-    sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, a TEXT, b TEXT, c INTEGER NOT NULL DEFAULT 0)")
+/// Runs `body` in a write of a new in-memory database with the `item` table.
+private func withItemTable(_ body: (Database) throws -> Void) throws {
+  try DatabaseQueue().write { db in
+    try db.execute(
+      sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, a TEXT, b TEXT, c INTEGER NOT NULL DEFAULT 0)")
+    try body(db)
+  }
 }
 
 /// The row of `id`, as `[a, b]`.
@@ -37,9 +41,7 @@ private func columns(_ db: Database, _ id: Int64) throws -> [String?] {
 struct RecordStatementLookupTests {
   @Test("inserts, updates and saves of two record types of one table, in turn, write their own columns")
   func twoTypesOfOneTable() throws {
-    let dbQueue = try DatabaseQueue()
-    try dbQueue.write { db in
-      try makeItemTable(db)
+    try withItemTable { db in
       for id in Int64(1)...10 {
         try ItemA(id: id, a: "a\(id)").insert(db)
         try ItemB(id: id + 100, b: "b\(id)").insert(db)
@@ -60,9 +62,7 @@ struct RecordStatementLookupTests {
 
   @Test("inserts with other conflict resolutions, in turn, each keep their own resolution")
   func conflictResolutionsInTurn() throws {
-    let dbQueue = try DatabaseQueue()
-    try dbQueue.write { db in
-      try makeItemTable(db)
+    try withItemTable { db in
       for id in Int64(1)...10 {
         try ItemA(id: id, a: "first").insert(db)
         // The same columns and table: only the resolution tells them apart.
@@ -78,9 +78,7 @@ struct RecordStatementLookupTests {
 
   @Test("updates of all columns and of some columns, in turn, each write their own")
   func updatedColumnsInTurn() throws {
-    let dbQueue = try DatabaseQueue()
-    try dbQueue.write { db in
-      try makeItemTable(db)
+    try withItemTable { db in
       try db.execute(sql: "INSERT INTO item (id, a, b, c) VALUES (1, 'a', 'b', 1)")
       for round in 1...10 {
         // The same record columns: only the updated columns tell them apart.
