@@ -189,10 +189,10 @@ public final class Database {
   /// `didFail`.
   @inline(__always)
   func willExecute(_ statement: Statement, restriction: RowIDRestriction? = nil) throws -> AnyObject? {
-    _ = try requireAccess(sql: statement.sql)
+    if _slowPath(currentAccess == nil) { _ = try requireAccess(sql: statement.sql) }
     // Most connections have neither: two loads here, instead of two calls.
-    if taskCancellation != nil { try checkCancellation(before: statement) }
-    if suspension != nil { try checkSuspension(before: statement) }
+    if _slowPath(taskCancellation != nil) { try checkCancellation(before: statement) }
+    if _slowPath(suspension != nil) { try checkSuspension(before: statement) }
     guard let executionObserver else { return nil }
     return try executionObserver.statementWillExecute(statement, restriction: restriction)
   }
@@ -200,8 +200,8 @@ public final class Database {
   @inline(__always)
   func didExecute(_ statement: Statement, context: AnyObject?) throws {
     let authorization = statement.authorization
-    if authorization.invalidatesSchema { schemaDidChange() }
-    if let effect = authorization.transactionEffect {
+    if _slowPath(authorization.invalidatesSchema) { schemaDidChange() }
+    if _slowPath(authorization.transactionEffect != nil), let effect = authorization.transactionEffect {
       if effect == .rollback || effect == .rollbackToSavepoint {
         // A rolled-back transaction may take back schema changes: the next
         // statement checks the schema version again.
@@ -210,7 +210,7 @@ public final class Database {
       transactionDidChange(effect)
     }
     if authorization.writesContent { hasWrittenContent = true }
-    if authorization.isQueryOnlyPragma {
+    if _slowPath(authorization.isQueryOnlyPragma) {
       tracer?.isPaused = true
       isQueryOnly = Database.queryOnly(try connection)
       tracer?.isPaused = false

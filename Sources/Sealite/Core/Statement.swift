@@ -230,7 +230,7 @@ public final class Statement {
     resetIfRunning()
     let sqliteStatement = sqliteStatement
     let code = bind(sqliteStatement)
-    guard code == SQLITE_MISUSE else { return code }
+    guard _slowPath(code == SQLITE_MISUSE) else { return code }
     sqlite3_reset(sqliteStatement)
     return bind(sqliteStatement)
   }
@@ -380,10 +380,10 @@ public final class Statement {
         argumentsWereGiven = true
         defer { forgetBoundValues() }
         let code = bindingAll { Statement.bind(values, picking: indexes, to: $0) }
-        if code != SQLITE_OK { throw makeError(code: code) }
+        if _slowPath(code != SQLITE_OK) { throw makeError(code: code) }
         let context = try database.willExecute(self)
         let stepCode = sqlite3_step(sqliteStatement)
-        if stepCode != SQLITE_DONE && stepCode != SQLITE_ROW {
+        if _slowPath(stepCode != SQLITE_DONE && stepCode != SQLITE_ROW) {
           throw stepFailure(code: stepCode, in: database, context: context)
         }
         sqlite3_reset(sqliteStatement)

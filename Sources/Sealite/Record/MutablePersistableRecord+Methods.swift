@@ -173,11 +173,23 @@ extension MutablePersistableRecord {
     selection: [any SQLSelectable]?, encoded: PersistenceContainer? = nil
   ) throws -> UpdateOutcome {
     let container = try encoded ?? persistenceContainer()
-    let success = PersistenceSuccess(persistenceContainer: container)
-    guard let selection else {
+    guard _slowPath(selection != nil) else {
       _ = try performUpdate(db, container: container, columns: columns, onConflict: conflictResolution)
-      return UpdateOutcome(success: success, row: nil)
+      return UpdateOutcome(success: PersistenceSuccess(persistenceContainer: container), row: nil)
     }
+    return try updateAction(
+      db, onConflict: conflictResolution, columns: columns, selection: selection.unsafelyUnwrapped,
+      container: container)
+  }
+
+  /// The UPDATE and the stored row, out of line: the loop of plain updates
+  /// is better off without this code in its instruction cache.
+  @inline(never)
+  private func updateAction(
+    _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>,
+    selection: [any SQLSelectable], container: PersistenceContainer
+  ) throws -> UpdateOutcome {
+    let success = PersistenceSuccess(persistenceContainer: container)
     if try db.canUseReturning(forTable: Self.databaseTableName) {
       let row = try performUpdate(
         db, container: container, columns: columns, onConflict: conflictResolution, returning: selection)

@@ -35,8 +35,8 @@ extension MutablePersistableRecord {
     let insert = try insertStatement(
       db, columns: container.columns, resolution: resolution, returning: returning?.sql)
     var returnedRow: Row?
-    if let returning {
-      returnedRow = try Self.runReturning(insert, container, returning.arguments, in: db)
+    if _slowPath(returning != nil) {
+      returnedRow = try Self.runReturning(insert, container, returning.unsafelyUnwrapped.arguments, in: db)
     } else {
       // The statement has exactly one placeholder per column, in order. The
       // cached insert keeps its statement alive: borrowed, not retained.
@@ -48,23 +48,26 @@ extension MutablePersistableRecord {
     // statement ran: a copy taken before would hold a retain of its column
     // names and rowid column across the run.
     let ignored = db.changesCount == 0 && (resolution == .ignore) && returnedRow == nil
-    if ignored {
+    if _slowPath(ignored) {
       let success = InsertionSuccess(
         rowID: db.lastInsertedRowID, rowIDColumn: insert.primaryKey.rowIDColumn,
         persistenceContainer: container)
       return InsertOutcome(success: success, row: nil, ignored: true)
     }
     var rowID = db.lastInsertedRowID
-    if insert.primaryKey.isWithoutRowID, let key = Self.integerKey(insert.primaryKey, container) {
+    if _slowPath(insert.primaryKey.isWithoutRowID), let key = Self.integerKey(insert.primaryKey, container) {
       // A WITHOUT ROWID table has no rowid: its integer key stands in for it.
       rowID = key
     }
     // The rowid column is copied out of the insert (a name of up to 15 bytes
     // is held in the string's words), where borrowing it would retain the
     // insert across the write of the rowid into the container.
-    let rowIDColumn = Unmanaged.passUnretained(insert)._withUnsafeGuaranteedRef { $0.primaryKey.rowIDColumn }
+    let (rowIDColumn, rowIDValueIndex) = Unmanaged.passUnretained(insert)._withUnsafeGuaranteedRef {
+      ($0.primaryKey.rowIDColumn, $0.rowIDValueIndex)
+    }
     return InsertOutcome(
-      success: InsertionSuccess(rowID: rowID, rowIDColumn: rowIDColumn, writtenTo: container),
+      success: InsertionSuccess(
+        rowID: rowID, rowIDColumn: rowIDColumn, writtenTo: container, at: rowIDValueIndex),
       row: returnedRow, ignored: false)
   }
 
@@ -96,13 +99,30 @@ extension MutablePersistableRecord {
     try db.withRecordStatements { cache in
       let table = Self.databaseTableName
       let clauses = Self.clauses(resolution, returning: returning)
-      return try cache.insertStatements.value(
-        recognizing: { $0.isKey(table, columns, clauses) },
-        makeKey: { RecordStatementKey(table: table, columns: columns, clauses: clauses) },
-        orMake: {
-          try makeInsertStatement(db, columns: columns, resolution: resolution, returning: returning)
-        })
+      if let insert = cache.insertStatements.lastHitValue(recognizing: { $0.isKey(table, columns, clauses) })
+      {
+        return insert
+      }
+      return try findInsertStatement(
+        db, cache, table: table, columns: columns, clauses: clauses, resolution: resolution,
+        returning: returning)
     }
+  }
+
+  /// The INSERT statement of a key other than the last one looked up: out of
+  /// line, so that the loop that inserts records of one type runs the check
+  /// of the last key only.
+  @inline(never)
+  private func findInsertStatement(
+    _ db: Database, _ cache: RecordStatementCache, table: String, columns: [String], clauses: String,
+    resolution: Database.ConflictResolution, returning: String?
+  ) throws -> RecordInsertStatement {
+    try cache.insertStatements.value(
+      recognizing: { $0.isKey(table, columns, clauses) },
+      makeKey: { RecordStatementKey(table: table, columns: columns, clauses: clauses) },
+      orMake: {
+        try makeInsertStatement(db, columns: columns, resolution: resolution, returning: returning)
+      })
   }
 
   /// Builds the INSERT statement that ``insertStatement(_:columns:resolution:returning:)``
@@ -123,8 +143,9 @@ extension MutablePersistableRecord {
     }
     if let returning { sql += " RETURNING " + returning }
     return RecordInsertStatement(
-      statement: try db.cachedStatement(sql: sql), primaryKey: try db.recordPrimaryKey(Self.databaseTableName)
-    )
+      statement: try db.cachedStatement(sql: sql),
+      primaryKey: try db.recordPrimaryKey(Self.databaseTableName),
+      columns: columns)
   }
 
   /// Runs the UPDATE of the record's columns that are in `columns`, but not
@@ -147,7 +168,7 @@ extension MutablePersistableRecord {
         try update.statement.executeBinding(container.values, picking: indexes, in: db)
         return true
       }
-      if !ran || db.changesCount == 0 { throw try recordNotFound(db, container) }
+      if _slowPath(!ran || db.changesCount == 0) { throw try recordNotFound(db, container) }
       return nil
     }
     return try performUpdate(
@@ -194,16 +215,34 @@ extension MutablePersistableRecord {
     try db.withRecordStatements { cache in
       let table = Self.databaseTableName
       let clauses = Self.clauses(resolution, returning: returning)
-      return try cache.updateStatements.value(
-        recognizing: { $0.isKey(table, container.columns, columns, clauses) },
-        makeKey: {
-          RecordUpdateKey(table: table, recordColumns: container.columns, columns: columns, clauses: clauses)
-        },
-        orMake: {
-          try makeUpdateStatement(
-            db, container: container, columns: columns, resolution: resolution, returning: returning)
-        })
+      if let update = cache.updateStatements.lastHitValue(recognizing: {
+        $0.isKey(table, container.columns, columns, clauses)
+      }) {
+        return update
+      }
+      return try findUpdateStatement(
+        db, cache, table: table, container: container, columns: columns, clauses: clauses,
+        resolution: resolution,
+        returning: returning)
     }
+  }
+
+  /// The UPDATE statement of a key other than the last one looked up, out of
+  /// line (see ``findInsertStatement(_:_:table:columns:clauses:resolution:returning:)``).
+  @inline(never)
+  private func findUpdateStatement(
+    _ db: Database, _ cache: RecordStatementCache, table: String, container: PersistenceContainer,
+    columns: Set<String>, clauses: String, resolution: Database.ConflictResolution, returning: String?
+  ) throws -> RecordUpdateStatement {
+    try cache.updateStatements.value(
+      recognizing: { $0.isKey(table, container.columns, columns, clauses) },
+      makeKey: {
+        RecordUpdateKey(table: table, recordColumns: container.columns, columns: columns, clauses: clauses)
+      },
+      orMake: {
+        try makeUpdateStatement(
+          db, container: container, columns: columns, resolution: resolution, returning: returning)
+      })
   }
 
   /// Builds the UPDATE statement that ``updateStatement(_:container:columns:resolution:)``
@@ -252,9 +291,14 @@ extension InsertionSuccess {
   /// The success of an insert or upsert of `container` that wrote the row
   /// `rowID`: the container, with the rowid in `rowIDColumn`, the column
   /// that aliases it, if any.
-  init(rowID: Int64, rowIDColumn: String?, writtenTo container: consuming PersistenceContainer) {
+  /// `index`, if given, is where the container holds the value of
+  /// `rowIDColumn` (see ``RecordInsertStatement/rowIDValueIndex``).
+  init(
+    rowID: Int64, rowIDColumn: String?, writtenTo container: consuming PersistenceContainer,
+    at index: Int? = nil
+  ) {
     if let rowIDColumn {
-      container.setUnlessIdentical(DatabaseValue(storage: .int64(rowID)), forColumn: rowIDColumn)
+      container.setUnlessIdentical(DatabaseValue(storage: .int64(rowID)), forColumn: rowIDColumn, at: index)
     }
     self.init(rowID: rowID, rowIDColumn: rowIDColumn, persistenceContainer: container)
   }

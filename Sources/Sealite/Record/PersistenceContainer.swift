@@ -120,8 +120,11 @@ public struct PersistenceContainer: Sendable {
   /// it is (a copy of it, elsewhere, is not duplicated by a write). A
   /// mutating method, so that the search reads the arrays in place, without
   /// the retain and release of each that reading them from outside costs.
-  mutating func setUnlessIdentical(_ value: DatabaseValue, forColumn column: String) {
-    guard let index = index(of: column) else {
+  /// `knownIndex`, if given, is the column's index, which the caller knows.
+  mutating func setUnlessIdentical(
+    _ value: DatabaseValue, forColumn column: String, at knownIndex: Int? = nil
+  ) {
+    guard let index = knownIndex ?? index(of: column) else {
       return append(value, forNewColumn: column)
     }
     if !values[index].isIdentical(to: value) { values[index] = value }

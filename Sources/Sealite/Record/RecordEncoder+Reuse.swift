@@ -6,9 +6,11 @@
 // container whose generic metadata the runtime looks up: together more than
 // writing a few columns. Each thread keeps the encoder of the last record
 // type it encoded, with its keyed container, and hands it to the next record
-// of that type. An encoder in use is out of the slot: a record encoded while
-// another one is (a nested record, a record encoded by a callback) gets an
-// encoder of its own.
+// of that type. The kept encoder stays in the slot while it encodes, marked
+// in use (`isLent`): a record encoded meanwhile (a nested record, a record
+// encoded by a callback) gets an encoder of its own, which does not replace
+// it. A record of one type after another thus reads the slot when its
+// encoding starts and when its values are recycled, and never writes it.
 extension RecordEncoder {
   /// This thread's kept encoder, retained by the slot. A pthread key: Swift
   /// has no thread-local variables, and Foundation's thread dictionary costs
@@ -25,14 +27,18 @@ extension RecordEncoder {
   }()
 
   /// An encoder of `recordType` that starts from `container`: this thread's
-  /// kept encoder when it is of that type, out of the slot until `giveBack()`.
+  /// kept encoder when it is of that type and not in use, lent until
+  /// `giveBack()`.
   static func take(recordType: any EncodableRecord.Type, container: PersistenceContainer) -> RecordEncoder {
-    let slot = RecordEncoder.slot
-    if let raw = pthread_getspecific(slot) {
+    if let raw = pthread_getspecific(RecordEncoder.slot) {
+      // The slot keeps the encoder alive: borrowed, not retained, to check it.
       let kept = Unmanaged<RecordEncoder>.fromOpaque(raw)
-      if ObjectIdentifier(kept.takeUnretainedValue().recordType) == ObjectIdentifier(recordType) {
-        pthread_setspecific(slot, nil)
-        let encoder = kept.takeRetainedValue()
+      let isAvailable = kept._withUnsafeGuaranteedRef {
+        !$0.isLent && ObjectIdentifier($0.recordType) == ObjectIdentifier(recordType)
+      }
+      if _fastPath(isAvailable) {
+        let encoder = kept.takeUnretainedValue()
+        encoder.isLent = true
         encoder.start(with: container)
         return encoder
       }
@@ -57,19 +63,36 @@ extension RecordEncoder {
     }
   }
 
-  /// The encoded container, moved out, and the encoder back in this thread's
-  /// slot, empty, in place of the one kept there.
+  /// The encoded container, moved out. The thread's kept encoder is given
+  /// back to its slot; another one takes the slot, unless the encoder there
+  /// is in use (this one encoded a record nested in that one's).
   func giveBack() -> PersistenceContainer {
     writePendingColumns()
     shareRecordedColumns()
     var encoded = PersistenceContainer()
     swap(&encoded, &container)
     codingPath = []
+    if _fastPath(isLent) {
+      isLent = false
+      return encoded
+    }
+    keepInSlot()
+    return encoded
+  }
+
+  /// Puts this encoder in the thread's slot, in place of the one kept there,
+  /// unless that one is in use: then this one is dropped.
+  @inline(never)
+  private func keepInSlot() {
     let slot = RecordEncoder.slot
     if let raw = pthread_getspecific(slot) {
-      Unmanaged<RecordEncoder>.fromOpaque(raw).takeRetainedValue().releaseCachedContainer()
+      let kept = Unmanaged<RecordEncoder>.fromOpaque(raw)
+      if kept._withUnsafeGuaranteedRef({ $0.isLent }) {
+        releaseCachedContainer()
+        return
+      }
+      kept.takeRetainedValue().releaseCachedContainer()
     }
     pthread_setspecific(slot, Unmanaged.passRetained(self).toOpaque())
-    return encoded
   }
 }

@@ -29,6 +29,9 @@ final class RecordEncoder: Encoder {
   @exclusivity(unchecked) private var recordedPrefix = 0
   /// True while the record being encoded records columns of its own.
   @exclusivity(unchecked) private var isRecording = false
+  /// True while the encoder kept in the thread's slot encodes a record
+  /// (see RecordEncoder+Reuse.swift).
+  @exclusivity(unchecked) var isLent = false
 
   /// An encoder that adds the record's columns to `container`.
   init(recordType: any EncodableRecord.Type, container: PersistenceContainer) {
@@ -74,12 +77,22 @@ final class RecordEncoder: Encoder {
     // same columns: it was new then, so it is new now. No search of the
     // columns already written for one of the same name, and its name is
     // written with the others, at once, when the container is read.
-    if position == recordedPrefix, position < recordedColumns.count, recordedColumns[position] == column.bits
+    if _fastPath(
+      position == recordedPrefix && position < recordedColumns.count
+        && recordedColumns[position] == column.bits)
     {
       container.appendValueOfPendingColumn(value, expecting: recordedColumns.count)
       recordedPrefix += 1
       return
     }
+    set(value, forNewColumn: column, at: position)
+  }
+
+  /// The rest of ``set(_:forKey:)``, out of line: the records of a type
+  /// after the first one run only the lines above, and their loop keeps
+  /// fewer lines of code in the instruction cache.
+  @inline(never)
+  private func set(_ value: DatabaseValue, forNewColumn column: String, at position: Int) {
     writePendingColumns()
     container.set(value, forColumn: column)
     if position == recordedPrefix, position == recordedColumns.count, container.columns.count > position {

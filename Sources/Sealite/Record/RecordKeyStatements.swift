@@ -120,7 +120,7 @@ struct RecordColumnsKey: Hashable {
   /// RecordStatementKey's).
   @inline(__always)
   func isKey(_ table: String, _ columns: [String]) -> Bool {
-    self.columns == columns && self.table == table
+    (haveSameBits(self.columns, columns) || self.columns == columns) && self.table == table
   }
 
   // As RecordStatementKey: the number of columns, not their names, in the
@@ -138,13 +138,26 @@ extension Database {
     -> RecordKeyStatements
   {
     try withRecordStatements { cache in
-      try cache.keyStatements.value(
-        recognizing: { $0.isKey(table, container.columns) },
-        makeKey: { RecordColumnsKey(table: table, columns: container.columns) },
-        orMake: {
-          RecordKeyStatements(table: table, primaryKey: try recordPrimaryKey(table), recordColumns: container)
-        })
+      if let statements = cache.keyStatements.lastHitValue(recognizing: { $0.isKey(table, container.columns) }
+      ) {
+        return statements
+      }
+      return try findRecordKeyStatements(table, container, cache)
     }
+  }
+
+  /// The key statements of other columns than the last ones looked up, out
+  /// of line (see `findInsertStatement` in Persistence.swift).
+  @inline(never)
+  private func findRecordKeyStatements(
+    _ table: String, _ container: borrowing PersistenceContainer, _ cache: RecordStatementCache
+  ) throws -> RecordKeyStatements {
+    try cache.keyStatements.value(
+      recognizing: { $0.isKey(table, container.columns) },
+      makeKey: { RecordColumnsKey(table: table, columns: container.columns) },
+      orMake: {
+        RecordKeyStatements(table: table, primaryKey: try recordPrimaryKey(table), recordColumns: container)
+      })
   }
 
   /// The key statements of `table` for a key given as one value

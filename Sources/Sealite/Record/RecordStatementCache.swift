@@ -104,7 +104,8 @@ struct RecordStatementKey: Hashable {
   /// the next, found equal by storage.
   @inline(__always)
   func isKey(_ table: String, _ columns: [String], _ clauses: String) -> Bool {
-    self.columns == columns && self.table == table && self.clauses == clauses
+    (haveSameBits(self.columns, columns) || self.columns == columns) && self.table == table
+      && self.clauses == clauses
   }
 
   // Looked up once per inserted record: the hash reads the table name and
@@ -127,10 +128,17 @@ struct RecordStatementKey: Hashable {
 final class RecordInsertStatement {
   let statement: Statement
   let primaryKey: RecordPrimaryKey
+  /// Where the record's values hold the rowid column's (the columns are
+  /// part of the statement's key), if the record encodes it: the insert
+  /// writes the rowid there without searching the columns.
+  let rowIDValueIndex: Int?
 
-  init(statement: Statement, primaryKey: RecordPrimaryKey) {
+  init(statement: Statement, primaryKey: RecordPrimaryKey, columns: [String]) {
     self.statement = statement
     self.primaryKey = primaryKey
+    rowIDValueIndex = primaryKey.rowIDColumn.flatMap { rowIDColumn in
+      columns.firstIndex { $0.sameName(as: rowIDColumn) }
+    }
   }
 }
 
@@ -151,7 +159,8 @@ struct RecordUpdateKey: Hashable {
   /// found equal by storage).
   @inline(__always)
   func isKey(_ table: String, _ recordColumns: [String], _ columns: Set<String>, _ clauses: String) -> Bool {
-    self.recordColumns == recordColumns && self.columns == columns && self.table == table
+    (haveSameBits(self.recordColumns, recordColumns) || self.recordColumns == recordColumns)
+      && (haveSameBits(self.columns, columns) || self.columns == columns) && self.table == table
       && self.clauses == clauses
   }
 
