@@ -92,3 +92,57 @@ struct RecordStatementLookupTests {
     }
   }
 }
+
+/// A record that inserts without an id and reports what its insert wrote
+/// into its container: its columns are given in `columns` order, and `id`
+/// is spelled `idColumn` (a rowid alias of another case), or left out.
+private struct Inserted: EncodableRecord, MutablePersistableRecord {
+  static let databaseTableName = "item"
+  var columns: [String]
+  var idColumn: String?
+  var a: String
+  /// The container's id and `a` after each insert.
+  var written: [(id: DatabaseValue?, a: DatabaseValue?, rowID: Int64)] = []
+
+  func encode(to container: inout PersistenceContainer) throws {
+    for column in columns {
+      if column == "a" { container["a"] = a }
+      if column == "id", let idColumn { container[idColumn] = DatabaseValue.null }
+    }
+  }
+
+  mutating func didInsert(_ inserted: InsertionSuccess) {
+    written.append(
+      (
+        inserted.persistenceContainer["id"]?.databaseValue, inserted.persistenceContainer["a"]?.databaseValue,
+        inserted.rowID
+      ))
+  }
+}
+
+extension RecordStatementLookupTests {
+  @Test(
+    "inserts of records whose id is at another place, of another case, or missing write the rowid in its column"
+  )
+  func rowIDWrittenInItsColumn() throws {
+    try withItemTable { db in
+      var records = [
+        Inserted(columns: ["a", "id"], idColumn: "id", a: "id second"),
+        Inserted(columns: ["id", "a"], idColumn: "id", a: "id first"),
+        Inserted(columns: ["a", "id"], idColumn: "ID", a: "upper case"),
+        Inserted(columns: ["a"], idColumn: nil, a: "no id"),
+      ]
+      for _ in 1...3 {
+        for index in records.indices { try records[index].insert(db) }
+      }
+      for record in records {
+        #expect(record.written.count == 3)
+        for written in record.written {
+          #expect(written.id == written.rowID.databaseValue, "\(record.a)")
+          #expect(written.a == record.a.databaseValue, "\(record.a)")
+        }
+      }
+      #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM item") == 12)
+    }
+  }
+}
