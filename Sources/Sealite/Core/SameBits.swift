@@ -1,12 +1,18 @@
-/// Whether `a` and `b` are the same bits: two arrays, sets or strings of one
-/// storage, say, which are then equal. The check is inline, a word compared
-/// per word of the type; the caller compares with `==` when it fails, for
-/// equal values of different storage. A cache key compared with its last hit
-/// (a record type's columns, shared from one record to the next) is found
-/// equal without calling the comparison of its elements, whose code would
-/// otherwise run at every lookup.
+/// Whether `a` equals `b`, found at once, inline, when they are the same bits
+/// (two arrays, sets or strings of one storage), and by `==` otherwise. A
+/// cache key compared with its last hit (a record type's columns, shared
+/// from one record to the next) is then found equal without calling the
+/// comparison of its elements, whose code would otherwise run at every
+/// lookup.
 @inline(__always)
-func haveSameBits<T>(_ a: T, _ b: T) -> Bool {
+func equalsBitsFirst<T: Equatable>(_ a: T, _ b: T) -> Bool {
+  haveSameBits(a, b) || a == b
+}
+
+/// Whether `a` and `b` are the same bits, a word compared per word of the
+/// type.
+@inline(__always)
+private func haveSameBits<T>(_ a: T, _ b: T) -> Bool {
   withUnsafeBytes(of: a) { a in
     withUnsafeBytes(of: b) { b in
       var offset = 0

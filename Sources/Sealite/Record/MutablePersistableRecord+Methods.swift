@@ -177,7 +177,7 @@ extension MutablePersistableRecord {
       _ = try performUpdate(db, container: container, columns: columns, onConflict: conflictResolution)
       return UpdateOutcome(success: PersistenceSuccess(persistenceContainer: container), row: nil)
     }
-    return try updateAction(
+    return try updateFetchingRow(
       db, onConflict: conflictResolution, columns: columns, selection: selection.unsafelyUnwrapped,
       container: container)
   }
@@ -185,7 +185,7 @@ extension MutablePersistableRecord {
   /// The UPDATE and the stored row, out of line: the loop of plain updates
   /// is better off without this code in its instruction cache.
   @inline(never)
-  private func updateAction(
+  private func updateFetchingRow(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>,
     selection: [any SQLSelectable], container: PersistenceContainer
   ) throws -> UpdateOutcome {

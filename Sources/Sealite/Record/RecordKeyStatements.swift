@@ -120,7 +120,7 @@ struct RecordColumnsKey: Hashable {
   /// RecordStatementKey's).
   @inline(__always)
   func isKey(_ table: String, _ columns: [String]) -> Bool {
-    (haveSameBits(self.columns, columns) || self.columns == columns) && self.table == table
+    equalsBitsFirst(self.columns, columns) && self.table == table
   }
 
   // As RecordStatementKey: the number of columns, not their names, in the

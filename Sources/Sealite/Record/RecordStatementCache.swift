@@ -104,7 +104,7 @@ struct RecordStatementKey: Hashable {
   /// the next, found equal by storage.
   @inline(__always)
   func isKey(_ table: String, _ columns: [String], _ clauses: String) -> Bool {
-    (haveSameBits(self.columns, columns) || self.columns == columns) && self.table == table
+    equalsBitsFirst(self.columns, columns) && self.table == table
       && self.clauses == clauses
   }
 
@@ -159,8 +159,8 @@ struct RecordUpdateKey: Hashable {
   /// found equal by storage).
   @inline(__always)
   func isKey(_ table: String, _ recordColumns: [String], _ columns: Set<String>, _ clauses: String) -> Bool {
-    (haveSameBits(self.recordColumns, recordColumns) || self.recordColumns == recordColumns)
-      && (haveSameBits(self.columns, columns) || self.columns == columns) && self.table == table
+    equalsBitsFirst(self.recordColumns, recordColumns)
+      && equalsBitsFirst(self.columns, columns) && self.table == table
       && self.clauses == clauses
   }
 
