@@ -67,6 +67,17 @@ public final class Row: @unchecked Sendable {
     owner = keepAlive ?? statement
   }
 
+  /// A live row of `statement` that shows all its columns but the last:
+  /// `layout` is the statement's ``Statement/layoutWithoutLastColumn``, kept
+  /// alive by the statement, which the row keeps.
+  init(statement: Statement, layoutWithoutLastColumn layout: RowLayout) {
+    assert(UInt(bitPattern: statement.sqliteStatement) & 1 == 0, "a statement address is aligned")
+    assert(statement.keptLayoutWithoutLastColumn === layout, "the statement keeps the row's layout")
+    _layout = .passUnretained(layout)
+    _storage = UInt(bitPattern: statement.sqliteStatement) | 1
+    owner = statement
+  }
+
   init(layout: RowLayout, values: UnsafePointer<DatabaseValue>, owner: RowValueBuffer) {
     assert(owner.holds(values, count: layout._count), "a copied row's values are in its buffer")
     owner.keepAlive(layout)

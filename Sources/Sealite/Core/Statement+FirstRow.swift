@@ -48,3 +48,32 @@ extension Statement {
     return try body(sqliteStatement)
   }
 }
+
+extension Statement {
+  /// The layout of this statement's columns but the last: that of the live
+  /// rows of ``withFirstRowWithoutLastColumn(in:_:)``. Made at the first call,
+  /// then kept by the statement.
+  var layoutWithoutLastColumn: RowLayout {
+    if let kept = keptLayoutWithoutLastColumn { return kept }
+    let layout = RowLayout(names: Array(layout.names.dropLast()), isFetched: true)
+    keptLayoutWithoutLastColumn = layout
+    return layout
+  }
+
+  /// Runs the statement up to its first row, hands `body` that row without
+  /// its last column, and the SQLite statement to read that column with the
+  /// C API, then ends the run; nil when the statement has no row. For an
+  /// upsert whose RETURNING clause ends with the rowid: the record decodes
+  /// the columns it selected, read where the statement holds them, and the
+  /// rowid is read apart. The row is valid only inside `body`, as
+  /// ``withFirstRow(in:restriction:reusing:_:)``'s.
+  @inline(__always)
+  func withFirstRowWithoutLastColumn<T>(
+    in db: Database, _ body: (Row, _ sqliteStatement: SQLiteStatement) throws -> T
+  ) throws -> T? {
+    let layout = layoutWithoutLastColumn
+    return try withFirstStep(in: db) { sqliteStatement in
+      try body(Row(statement: self, layoutWithoutLastColumn: layout), sqliteStatement)
+    }
+  }
+}

@@ -61,6 +61,10 @@ public final class Statement {
   /// cursors (`recordDecoding(of:)`).
   var keptRecordDecoding: AnyObject?
   var keptRecordType: ObjectIdentifier?
+  /// The layout of this statement's columns but the last, made once for the
+  /// live rows that hide that column (``layoutWithoutLastColumn``), and kept
+  /// as long as the statement: a live row does not retain its layout.
+  var keptLayoutWithoutLastColumn: RowLayout?
   /// When the connection's statement cache last handed this statement out
   /// (see ``StatementCache``).
   @exclusivity(unchecked) var cacheStamp: UInt64 = 0

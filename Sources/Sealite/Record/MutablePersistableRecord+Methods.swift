@@ -170,9 +170,14 @@ extension MutablePersistableRecord {
   @usableFromInline
   func updateAction(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>,
-    selection: [any SQLSelectable]?, encoded: PersistenceContainer? = nil
+    selection: [any SQLSelectable]?, encoded: consuming PersistenceContainer? = nil
   ) throws -> UpdateOutcome {
-    let container = try encoded ?? persistenceContainer()
+    let container: PersistenceContainer
+    if let encoded = consume encoded {
+      container = encoded
+    } else {
+      container = try persistenceContainer()
+    }
     guard _slowPath(selection != nil) else {
       _ = try performUpdate(db, container: container, columns: columns, onConflict: conflictResolution)
       return UpdateOutcome(success: PersistenceSuccess(persistenceContainer: container), row: nil)
@@ -265,21 +270,28 @@ extension MutablePersistableRecord {
     if try hasPrimaryKeyValue(db, container) {
       let columns = try tableColumns(db)
       // The update callbacks of a value type can not change it (they are not
-      // mutating): its columns are those just encoded. A class may change
-      // itself in willUpdate or aroundUpdate, and is encoded again.
-      let encoded = Self.self is AnyClass ? nil : container
+      // mutating): its columns are those just encoded, moved into the update
+      // (copies would retain and release each of its arrays). A class may
+      // change itself in willUpdate or aroundUpdate, and is encoded again;
+      // its first encoding gives the key it had when it was saved.
+      let isClass = Self.self is AnyClass
+      let keyContainer = isClass ? container : nil
+      var encoded = isClass ? nil : Optional(consume container)
       do {
         return SaveOutcome(
           try withUpdateCallbacks(db, columns: columns) {
             try updateAction(
-              db, onConflict: conflictResolution, columns: columns, selection: selection, encoded: encoded)
+              db, onConflict: conflictResolution, columns: columns, selection: selection,
+              encoded: encoded.take())
           })
       } catch let RecordError.recordNotFound(databaseTableName: table, key: missingKey)
         where table == Self.databaseTableName
       {
         // No row has the record's key: insert. Another record's missing row
-        // (a callback that updates another record) is not this one's.
-        guard try isMissingKey(db, container, missingKey) else {
+        // (a callback that updates another record) is not this one's. A
+        // value is encoded again (its update took its container), as GRDB
+        // encodes a record for each step.
+        guard try isMissingKey(db, keyContainer ?? persistenceContainer(), missingKey) else {
           throw RecordError.recordNotFound(databaseTableName: table, key: missingKey)
         }
       }

@@ -233,17 +233,15 @@ struct RecordUpsertKey: Hashable {
 final class RecordUpsertStatement {
   let statement: Statement
   let primaryKey: RecordPrimaryKey
-  /// Whether RETURNING ends with the rowid (not for WITHOUT ROWID tables).
+  /// Whether RETURNING ends with the rowid (not for WITHOUT ROWID tables):
+  /// the returned rows are then read without their last column
+  /// (``Statement/withFirstRowWithoutLastColumn(in:_:)``).
   let returnsRowID: Bool
-  /// The layout of the returned rows, without the rowid that ends them when
-  /// `returnsRowID`: made with the statement and kept with it.
-  let selectionLayout: RowLayout
 
-  init(statement: Statement, primaryKey: RecordPrimaryKey, returnsRowID: Bool, selectionLayout: RowLayout) {
+  init(statement: Statement, primaryKey: RecordPrimaryKey, returnsRowID: Bool) {
     self.statement = statement
     self.primaryKey = primaryKey
     self.returnsRowID = returnsRowID
-    self.selectionLayout = selectionLayout
   }
 }
 

@@ -48,8 +48,9 @@ extension MutablePersistableRecord {
   /// deletes nothing, fires no cascade. `didInsert` receives the row's rowid.
   @inlinable
   public mutating func upsert(_ db: Database) throws {
-    _ = try upsertWithCallbacks(
-      db, plan: makePlan(conflictTarget: [], strategy: .allColumns, doUpdate: nil), selection: [])
+    try upsertWithCallbacks(
+      db, plan: makePlan(conflictTarget: [], strategy: .allColumns, doUpdate: nil), selection: []
+    ) { _ in }
   }
 
   /// Upserts the record and returns the row as stored, decoded as `type`.
@@ -69,7 +70,7 @@ extension MutablePersistableRecord {
     doUpdate assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil
   ) throws -> T {
     let plan = makePlan(conflictTarget: conflictTarget, strategy: strategy, doUpdate: assignments)
-    return try db.decodeReturnedRow(upsertRow(db, plan: plan, selection: T.databaseSelection), as: T.self)
+    return try upsertAndDecode(db, plan: plan, as: T.self)
   }
 
   @usableFromInline
@@ -82,49 +83,62 @@ extension MutablePersistableRecord {
       userAssignments: doUpdate?(TableAlias(alias: UpsertPlan.excludedRow)) ?? [])
   }
 
-  /// willSave → aroundSave { willInsert → aroundInsert { upsert } → didInsert } → didSave,
-  /// as GRDB runs the callbacks of an upsert; returns the stored row.
+  /// The upsert with its callbacks, and the stored row decoded as `T`.
   @inlinable
-  mutating func upsertRow(_ db: Database, plan: UpsertPlan, selection: [any SQLSelectable]) throws -> Row {
-    guard let row = try upsertWithCallbacks(db, plan: plan, selection: selection) else {
+  mutating func upsertAndDecode<T: FetchableRecord & TableRecord>(
+    _ db: Database, plan: UpsertPlan, as type: T.Type
+  ) throws -> T {
+    var record: T?
+    try upsertWithCallbacks(db, plan: plan, selection: T.databaseSelection) { row in
+      record = try db.decodeReturnedRow(row, as: T.self)
+    }
+    guard let record else {
       throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upserted row could not be read back")
     }
-    return row
+    return record
   }
 
-  /// The upsert with its callbacks; the stored row when `selection` asks for
-  /// one (an empty selection reads only the rowid, and may return nil).
+  /// willSave → aroundSave { willInsert → aroundInsert { upsert } → didInsert } → didSave,
+  /// as GRDB runs the callbacks of an upsert. When `selection` is not empty,
+  /// `read` receives the stored row inside the insert, before `didInsert`,
+  /// as GRDB decodes it: a row of the statement that returned it, read where
+  /// the statement holds it, not copied.
   @inlinable
-  mutating func upsertWithCallbacks(_ db: Database, plan: UpsertPlan, selection: [any SQLSelectable]) throws
-    -> Row?
-  {
+  mutating func upsertWithCallbacks(
+    _ db: Database, plan: UpsertPlan, selection: [any SQLSelectable], read: (Row) throws -> Void
+  ) throws {
     var outcome = try withSaveCallbacks(db) {
       SaveOutcome(
-        try withInsertCallbacks(db) { record in try record.upsertAction(db, plan: plan, selection: selection)
+        try withInsertCallbacks(db) { record in
+          try record.upsertAction(db, plan: plan, selection: selection, read: read)
         })
     }
     outcome.success.persistenceContainer.recycle()
-    return outcome.row.take()
   }
 
   /// The upsert statements, without callbacks: one statement where SQLite has
-  /// RETURNING (atomic by itself), several in one savepoint otherwise.
+  /// RETURNING (atomic by itself), several in one savepoint otherwise. When
+  /// `selection` is not empty, `read` receives the stored row.
   @usableFromInline
-  func upsertAction(_ db: Database, plan: UpsertPlan, selection: [any SQLSelectable]) throws
-    -> InsertOutcome
-  {
+  func upsertAction(
+    _ db: Database, plan: UpsertPlan, selection: [any SQLSelectable], read: (Row) throws -> Void
+  ) throws -> InsertOutcome {
     let container = try persistenceContainer()
     if SQLiteFeatures.linked.supports(.returning) {
-      // Returned as it came where nothing is read again: a mutable outcome,
-      // kept across the trigger check, would be copied once more.
-      let outcome = try nativeUpsert(db, container: container, plan: plan, selection: selection)
-      guard !selection.isEmpty, try db.recordTableHasTriggers(Self.databaseTableName) else { return outcome }
-      // RETURNING misses what AFTER triggers wrote: read the row again.
-      var refetched = outcome
-      if let row = try Self.refetch(db, success: outcome.success, selection: selection) {
-        refetched.row = row
+      // RETURNING misses what AFTER triggers wrote: with triggers, the row is
+      // read again after the upsert, and the returned one is kept in case
+      // that finds none.
+      guard !selection.isEmpty, try db.recordTableHasTriggers(Self.databaseTableName) else {
+        return try nativeUpsert(db, container: container, plan: plan, selection: selection, read: read)
       }
-      return refetched
+      let outcome = try nativeUpsert(
+        db, container: container, plan: plan, selection: selection, read: { _ in }, keepingRow: true)
+      guard let row = try Self.refetch(db, success: outcome.success, selection: selection) ?? outcome.row
+      else {
+        throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
+      }
+      try read(row)
+      return outcome
     }
     var emulated: (InsertionSuccess, Row)?
     try db.inSavepoint {
@@ -134,14 +148,16 @@ extension MutablePersistableRecord {
     guard let emulated else {
       throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upserted row could not be read back")
     }
-    return InsertOutcome(success: emulated.0, row: emulated.1, ignored: false)
+    if !selection.isEmpty { try read(emulated.1) }
+    return InsertOutcome(success: emulated.0, row: nil, ignored: false)
   }
 
-  /// `INSERT … ON CONFLICT … DO UPDATE … RETURNING` (SQLite 3.35+); the
-  /// stored row when `selection` is not empty.
+  /// `INSERT … ON CONFLICT … DO UPDATE … RETURNING` (SQLite 3.35+). When
+  /// `selection` is not empty, the returned row goes to `read`, or, with
+  /// `keepingRow`, into the outcome, copied.
   private func nativeUpsert(
     _ db: Database, container: consuming PersistenceContainer, plan: UpsertPlan,
-    selection: [any SQLSelectable]
+    selection: [any SQLSelectable], read: (Row) throws -> Void, keepingRow: Bool = false
   ) throws -> InsertOutcome {
     let (upsert, arguments) = try upsertStatement(db, container: container, plan: plan, selection: selection)
     // The record's values, then those the RETURNING clause binds. The
@@ -169,21 +185,29 @@ extension MutablePersistableRecord {
         throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
       }
       rowID = Self.integerKey(upsert.primaryKey, container) ?? db.lastInsertedRowID
-    } else {
-      // The selection's columns, without the rowid that ends RETURNING:
-      // copied from the statement into a row of the statement's layout.
-      let returned = try upsert.statement.withFirstRow(in: db) { live -> (Row, Int64?) in
-        guard upsert.returnsRowID else { return (live.copy(), nil) }
-        return (
-          Row(layout: upsert.selectionLayout, valuesOfFirstColumnsOf: live),
-          try live.decode(Int64.self, atIndex: live.count - 1)
-        )
-      }
-      guard let returned else {
+    } else if upsert.returnsRowID {
+      // The selection's columns, without the rowid that ends RETURNING (read
+      // with the C API).
+      guard
+        let returned = try upsert.statement.withFirstRowWithoutLastColumn(
+          in: db,
+          { live, sqliteStatement -> Int64 in
+            if keepingRow { row = live.copy() } else { try read(live) }
+            return sqlite3_column_int64(sqliteStatement, CInt(live.count))
+          })
+      else {
         throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
       }
-      row = returned.0
-      rowID = try returned.1 ?? Self.integerKey(upsert.primaryKey, container) ?? db.lastInsertedRowID
+      rowID = returned
+    } else {
+      // A WITHOUT ROWID table: the selection's columns only.
+      guard
+        try upsert.statement.withFirstRow(
+          in: db, { live in if keepingRow { row = live.copy() } else { try read(live) } }) != nil
+      else {
+        throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
+      }
+      rowID = Self.integerKey(upsert.primaryKey, container) ?? db.lastInsertedRowID
     }
     // The primary key is read in the cached upsert, not copied out of it
     // before the run (see performInsert).
@@ -264,11 +288,8 @@ extension MutablePersistableRecord {
     if returned.isEmpty { returned = ["1"] }
     sql += " RETURNING " + returned.joined(separator: ", ")
     let statement = try db.cachedStatement(sql: sql)
-    let returnedNames = statement.columnNames
     let upsert = RecordUpsertStatement(
-      statement: statement, primaryKey: primaryKey, returnsRowID: returnsRowID,
-      selectionLayout: RowLayout(
-        names: returnsRowID ? Array(returnedNames.dropLast()) : returnedNames, isFetched: true))
+      statement: statement, primaryKey: primaryKey, returnsRowID: returnsRowID)
     return (upsert, assignmentArguments)
   }
 
@@ -392,8 +413,9 @@ extension PersistableRecord {
   @inlinable
   public func upsert(_ db: Database) throws {
     var copy = self
-    _ = try copy.upsertWithCallbacks(
-      db, plan: copy.makePlan(conflictTarget: [], strategy: .allColumns, doUpdate: nil), selection: [])
+    try copy.upsertWithCallbacks(
+      db, plan: copy.makePlan(conflictTarget: [], strategy: .allColumns, doUpdate: nil), selection: []
+    ) { _ in }
   }
 
   /// Upserts the record and returns the row as stored, decoded as `type`.
@@ -405,8 +427,7 @@ extension PersistableRecord {
   ) throws -> T {
     var copy = self
     let plan = copy.makePlan(conflictTarget: conflictTarget, strategy: strategy, doUpdate: assignments)
-    return try db.decodeReturnedRow(
-      copy.upsertRow(db, plan: plan, selection: T.databaseSelection), as: T.self)
+    return try copy.upsertAndDecode(db, plan: plan, as: T.self)
   }
 }
 
@@ -420,7 +441,6 @@ extension PersistableRecord where Self: FetchableRecord {
   ) throws -> Self {
     var copy = self
     let plan = copy.makePlan(conflictTarget: conflictTarget, strategy: strategy, doUpdate: assignments)
-    return try db.decodeReturnedRow(
-      copy.upsertRow(db, plan: plan, selection: Self.databaseSelection), as: Self.self)
+    return try copy.upsertAndDecode(db, plan: plan, as: Self.self)
   }
 }

@@ -130,6 +130,51 @@ struct FTS5SynchronizationTests {
     }
   }
 
+  /// A record of the content table of `rowidContent()`.
+  private struct Content: Codable, Hashable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "content"
+    var id: String
+    var text: String
+  }
+
+  // GRDB's issue 1390: an upsert into a table whose FTS5 index follows it by
+  // triggers failed its transaction when its statement was left before it ran
+  // to the end.
+  @Test("upserts, and writes that fetch the stored row, commit in a synchronized table and are indexed")
+  func writesReturningRows() throws {
+    try DatabaseQueue().inDatabase { (db: Database) throws in
+      try db.execute(sql: "CREATE TABLE content(id TEXT PRIMARY KEY, text TEXT)")
+      try db.create(virtualTable: "fts", using: FTS5()) { t in
+        t.tokenizer = .porter()
+        t.synchronize(withTable: "content")
+        t.column("id").notIndexed()
+        t.column("text")
+      }
+      try db.inTransaction { () throws -> Database.TransactionCompletion in
+        try Content(id: "a", text: "baz").upsert(db)
+        return .commit
+      }
+      try db.inTransaction { () throws -> Database.TransactionCompletion in
+        #expect(
+          try Content(id: "a", text: "hello world").upsertAndFetch(db)
+            == Content(id: "a", text: "hello world"))
+        #expect(
+          try Content(id: "b", text: "other words").insertAndFetch(db)
+            == Content(id: "b", text: "other words"))
+        #expect(
+          try Content(id: "b", text: "more words").updateAndFetch(db) == Content(id: "b", text: "more words"))
+        #expect(try Content(id: "c", text: "third").saveAndFetch(db) == Content(id: "c", text: "third"))
+        return .commit
+      }
+      #expect(!db.isInsideTransaction)
+      #expect(try fts5Count(db, "fts", "baz") == 0)
+      #expect(try fts5Count(db, "fts", "worlds") == 1)
+      #expect(try fts5Count(db, "fts", "word") == 1)
+      #expect(try fts5Count(db, "fts", "third") == 1)
+      #expect(try Content.fetchCount(db) == 3)
+    }
+  }
+
   @Test("dropping the triggers frees the content table, and the index can be made again")
   func dropTriggers() throws {
     try DatabaseQueue().inDatabase { (db: Database) throws in

@@ -72,6 +72,25 @@ private struct LoggedConstant: Encodable, PersistableRecord {
   func didSave(_ saved: PersistenceSuccess) { events.list.append("didSave") }
 }
 
+/// The name of a stored player, logged in `events` when it is decoded; an
+/// empty name is refused.
+private struct StoredName: FetchableRecord, TableRecord {
+  static let databaseTableName = "player"
+  struct EmptyName: Error {}
+  /// The log of the record being upserted (one test uses it).
+  nonisolated(unsafe) static var events: Events?
+  var name: String
+
+  init(row: Row) throws {
+    name = try row.decode(String.self, forColumn: "name")
+    guard !name.isEmpty else {
+      Self.events?.list.append("refused")
+      throw EmptyName()
+    }
+    Self.events?.list.append("decoded \(name)")
+  }
+}
+
 private func makeDatabase() throws -> DatabaseQueue {
   let dbQueue = try DatabaseQueue()
   try dbQueue.write { (db: Database) throws in
@@ -191,6 +210,31 @@ struct RecordCallbackOrderTests {
       _ = try record.upsertAndFetch(db)
       #expect(record.events.list == insertSequence(3))
       #expect(try String.fetchOne(db, sql: "SELECT name FROM player WHERE id = 3") == "Arthur II")
+    }
+  }
+
+  // GRDB decodes the upserted row inside the insert: a record that fails to
+  // decode stops the upsert's callbacks there, before didInsert.
+  @Test("upsertAndFetch decodes the stored row inside aroundInsert, before didInsert and didSave")
+  func upsertAndFetchDecodesInsideTheInsert() throws {
+    try makeDatabase().write { (db: Database) throws in
+      let record = Logged(id: 3, name: "Arthur")
+      StoredName.events = record.events
+      defer { StoredName.events = nil }
+      var upserted = record
+      #expect(try upserted.upsertAndFetch(db, as: StoredName.self).name == "Arthur")
+      #expect(
+        record.events.list == [
+          "willSave", "aroundSave>", "willInsert", "aroundInsert>", "decoded Arthur", "aroundInsert< 3",
+          "didInsert 3", "aroundSave<", "didSave",
+        ])
+      record.events.list = []
+      var failing = record
+      failing.name = ""
+      #expect(throws: StoredName.EmptyName.self) { try failing.upsertAndFetch(db, as: StoredName.self) }
+      #expect(record.events.list == ["willSave", "aroundSave>", "willInsert", "aroundInsert>", "refused"])
+      // The upsert itself ran: the error came after it, from the decoding.
+      #expect(try String.fetchOne(db, sql: "SELECT name FROM player WHERE id = 3") == "")
     }
   }
 
