@@ -77,3 +77,16 @@ extension Statement {
     }
   }
 }
+
+extension Statement {
+  /// This statement, or, while a run of it is under way, a new statement of
+  /// the same SQL, so that the run goes on undisturbed: a record decoded
+  /// from the row a write returns may write another record of its table
+  /// with the same statement (its `init(row:)` runs while the write's
+  /// statement is on that row).
+  @inline(__always)
+  func idleOrNew(in db: Database) throws -> Statement {
+    if _fastPath(sqlite3_stmt_busy(sqliteStatement) == 0) { return self }
+    return try db.makeStatement(sql: sql)
+  }
+}

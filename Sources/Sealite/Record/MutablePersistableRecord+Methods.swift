@@ -14,16 +14,18 @@ extension MutablePersistableRecord {
 
   // The implementations have their own names: PersistableRecord's
   // non-mutating methods call them on a copy (calling `insert` there would
-  // call themselves).
+  // call themselves). With a selection, `read` receives the stored row inside
+  // the write, before `didInsert` or `didUpdate`, as GRDB reads it (see
+  // ``Database/decodingReturnedRow(as:_:)``).
   @inlinable
   mutating func insertWithCallbacks(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
-    selection: [any SQLSelectable]?
+    selection: [any SQLSelectable]?, read: (Row) throws -> Void = { _ in }
   ) throws -> SaveOutcome {
     try withSaveCallbacks(db) {
       SaveOutcome(
         try withInsertCallbacks(db) { record in
-          try record.insertAction(db, onConflict: conflictResolution, selection: selection)
+          try record.insertAction(db, onConflict: conflictResolution, selection: selection, read: read)
         })
     }
   }
@@ -47,15 +49,19 @@ extension MutablePersistableRecord {
   public mutating func insertAndFetch<T: FetchableRecord & TableRecord>(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type
   ) throws -> T {
-    let outcome = try insertWithCallbacks(db, onConflict: conflictResolution, selection: T.databaseSelection)
-    return try db.decodeReturnedRow(outcome.row ?? Row(), as: T.self)
+    try db.decodingReturnedRow(as: T.self) { read in
+      try insertWithCallbacks(db, onConflict: conflictResolution, selection: T.databaseSelection, read: read)
+        .recycle()
+    }
   }
 
-  /// The INSERT, without callbacks; with a selection, the stored row too.
+  /// The INSERT, without callbacks; with a selection, `read` receives the
+  /// stored row: the row RETURNING gives, where the statement holds it, or
+  /// the row read again in the insert's savepoint, once that is committed.
   @usableFromInline
   func insertAction(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
-    selection: [any SQLSelectable]?
+    selection: [any SQLSelectable]?, read: (Row) throws -> Void
   ) throws -> InsertOutcome {
     let container = try persistenceContainer()
     guard let selection else {
@@ -66,18 +72,21 @@ extension MutablePersistableRecord {
       // selection: two selections may render the same SQL with other values.
       let returning = try db.withRecordStatements { try $0.returningClause(selection, db) }
       let inserted = try performInsert(
-        db, container: copy container, onConflict: conflictResolution, returning: returning)
-      guard !inserted.ignored, inserted.row != nil else { throw try recordNotFound(db, container) }
+        db, container: copy container, onConflict: conflictResolution, returning: returning, read: read)
+      guard !inserted.ignored else { throw try recordNotFound(db, container) }
       return inserted
     }
     var outcome: InsertOutcome?
+    var row: Row?
     try db.inSavepoint {
       let inserted = try performInsert(db, container: copy container, onConflict: conflictResolution)
-      guard !inserted.ignored, let row = try Self.refetch(db, success: inserted.success, selection: selection)
-      else { throw try recordNotFound(db, container) }
-      outcome = InsertOutcome(success: inserted.success, row: row, ignored: false)
+      guard !inserted.ignored else { throw try recordNotFound(db, container) }
+      row = try Self.refetch(db, success: inserted.success, selection: selection)
+      if row == nil { throw try recordNotFound(db, container) }
+      outcome = inserted
       return .commit
     }
+    try read(row!)
     return outcome!
   }
 
@@ -143,15 +152,17 @@ extension MutablePersistableRecord {
     try db.recordColumnNames(Self.databaseTableName)
   }
 
+  /// See ``insertWithCallbacks(_:onConflict:selection:read:)``.
   @inlinable
   func updateWithCallbacks(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>,
-    selection: [any SQLSelectable]?
+    selection: [any SQLSelectable]?, read: (Row) throws -> Void = { _ in }
   ) throws -> SaveOutcome {
     try withSaveCallbacks(db) {
       SaveOutcome(
         try withUpdateCallbacks(db, columns: columns) {
-          try updateAction(db, onConflict: conflictResolution, columns: columns, selection: selection)
+          try updateAction(
+            db, onConflict: conflictResolution, columns: columns, selection: selection, read: read)
         })
     }
   }
@@ -161,16 +172,21 @@ extension MutablePersistableRecord {
   public func updateAndFetch<T: FetchableRecord & TableRecord>(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type
   ) throws -> T {
-    let outcome = try updateWithCallbacks(
-      db, onConflict: conflictResolution, columns: tableColumns(db), selection: T.databaseSelection)
-    return try db.decodeReturnedRow(outcome.row ?? Row(), as: T.self)
+    let columns = try tableColumns(db)
+    return try db.decodingReturnedRow(as: T.self) { read in
+      try updateWithCallbacks(
+        db, onConflict: conflictResolution, columns: columns, selection: T.databaseSelection, read: read
+      ).recycle()
+    }
   }
 
-  /// The UPDATE, without callbacks; with a selection, the stored row too.
+  /// The UPDATE, without callbacks; with a selection, `read` receives the
+  /// stored row (see ``insertAction(_:onConflict:selection:read:)``).
   @usableFromInline
   func updateAction(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>,
-    selection: [any SQLSelectable]?, encoded: consuming PersistenceContainer? = nil
+    selection: [any SQLSelectable]?, read: (Row) throws -> Void,
+    encoded: consuming PersistenceContainer? = nil
   ) throws -> UpdateOutcome {
     let container: PersistenceContainer
     if let encoded = consume encoded {
@@ -179,12 +195,12 @@ extension MutablePersistableRecord {
       container = try persistenceContainer()
     }
     guard _slowPath(selection != nil) else {
-      _ = try performUpdate(db, container: container, columns: columns, onConflict: conflictResolution)
-      return UpdateOutcome(success: PersistenceSuccess(persistenceContainer: container), row: nil)
+      try performUpdate(db, container: container, columns: columns, onConflict: conflictResolution)
+      return UpdateOutcome(success: PersistenceSuccess(persistenceContainer: container))
     }
     return try updateFetchingRow(
       db, onConflict: conflictResolution, columns: columns, selection: selection.unsafelyUnwrapped,
-      container: container)
+      read: read, container: container)
   }
 
   /// The UPDATE and the stored row, out of line: the loop of plain updates
@@ -192,18 +208,18 @@ extension MutablePersistableRecord {
   @inline(never)
   private func updateFetchingRow(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>,
-    selection: [any SQLSelectable], container: PersistenceContainer
+    selection: [any SQLSelectable], read: (Row) throws -> Void, container: PersistenceContainer
   ) throws -> UpdateOutcome {
     let success = PersistenceSuccess(persistenceContainer: container)
     if try db.canUseReturning(forTable: Self.databaseTableName) {
-      let row = try performUpdate(
-        db, container: container, columns: columns, onConflict: conflictResolution, returning: selection)
-      guard let row else { throw try recordNotFound(db, container) }
-      return UpdateOutcome(success: success, row: row)
+      try performUpdate(
+        db, container: container, columns: columns, resolution: conflictResolution, returning: selection,
+        read: read)
+      return UpdateOutcome(success: success)
     }
     var row: Row?
     try db.inSavepoint {
-      _ = try performUpdate(db, container: container, columns: columns, onConflict: conflictResolution)
+      try performUpdate(db, container: container, columns: columns, onConflict: conflictResolution)
       let key = try recordKey(db, container)
       let request = QueryInterfaceRequest<Row>(
         relation: SQLRelation(tableName: Self.databaseTableName, selection: selection.map { $0.sqlSelection })
@@ -212,7 +228,8 @@ extension MutablePersistableRecord {
       if row == nil { throw try recordNotFound(db, container) }
       return .commit
     }
-    return UpdateOutcome(success: success, row: row)
+    try read(row!)
+    return UpdateOutcome(success: success)
   }
 
   /// Updates only the columns whose values differ from `record`; runs no
@@ -247,13 +264,14 @@ extension MutablePersistableRecord {
     try saveWithCallbacks(db, onConflict: conflictResolution, selection: nil).recycle()
   }
 
+  /// See ``insertWithCallbacks(_:onConflict:selection:read:)``.
   @inlinable
   mutating func saveWithCallbacks(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
-    selection: [any SQLSelectable]?
+    selection: [any SQLSelectable]?, read: (Row) throws -> Void = { _ in }
   ) throws -> SaveOutcome {
     try withSaveCallbacks(db) {
-      try updateOrInsertWithCallbacks(db, onConflict: conflictResolution, selection: selection)
+      try updateOrInsertWithCallbacks(db, onConflict: conflictResolution, selection: selection, read: read)
     }
   }
 
@@ -262,7 +280,7 @@ extension MutablePersistableRecord {
   @inlinable
   mutating func updateOrInsertWithCallbacks(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
-    selection: [any SQLSelectable]?
+    selection: [any SQLSelectable]?, read: (Row) throws -> Void
   ) throws -> SaveOutcome {
     let container = try persistenceContainer()
     // A record with any non-NULL key value is updated first. The key itself is
@@ -281,7 +299,7 @@ extension MutablePersistableRecord {
         return SaveOutcome(
           try withUpdateCallbacks(db, columns: columns) {
             try updateAction(
-              db, onConflict: conflictResolution, columns: columns, selection: selection,
+              db, onConflict: conflictResolution, columns: columns, selection: selection, read: read,
               encoded: encoded.take())
           })
       } catch let RecordError.recordNotFound(databaseTableName: table, key: missingKey)
@@ -298,7 +316,7 @@ extension MutablePersistableRecord {
     }
     return SaveOutcome(
       try withInsertCallbacks(db) { record in
-        try record.insertAction(db, onConflict: conflictResolution, selection: selection)
+        try record.insertAction(db, onConflict: conflictResolution, selection: selection, read: read)
       })
   }
 
@@ -332,8 +350,10 @@ extension MutablePersistableRecord {
   public mutating func saveAndFetch<T: FetchableRecord & TableRecord>(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type
   ) throws -> T {
-    let outcome = try saveWithCallbacks(db, onConflict: conflictResolution, selection: T.databaseSelection)
-    return try db.decodeReturnedRow(outcome.row ?? Row(), as: T.self)
+    try db.decodingReturnedRow(as: T.self) { read in
+      try saveWithCallbacks(db, onConflict: conflictResolution, selection: T.databaseSelection, read: read)
+        .recycle()
+    }
   }
 
   /// Deletes the row with the record's primary key; returns whether one was deleted.
@@ -415,9 +435,12 @@ extension PersistableRecord {
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type
   ) throws -> T {
     var copy = self
-    let outcome = try copy.insertWithCallbacks(
-      db, onConflict: conflictResolution, selection: T.databaseSelection)
-    return try db.decodeReturnedRow(outcome.row ?? Row(), as: T.self)
+    return try db.decodingReturnedRow(as: T.self) { read in
+      try copy.insertWithCallbacks(
+        db, onConflict: conflictResolution, selection: T.databaseSelection, read: read
+      )
+      .recycle()
+    }
   }
 
   /// Saves the record and returns the row as stored, decoded as `type`.
@@ -426,8 +449,11 @@ extension PersistableRecord {
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as type: T.Type
   ) throws -> T {
     var copy = self
-    let outcome = try copy.saveWithCallbacks(
-      db, onConflict: conflictResolution, selection: T.databaseSelection)
-    return try db.decodeReturnedRow(outcome.row ?? Row(), as: T.self)
+    return try db.decodingReturnedRow(as: T.self) { read in
+      try copy.saveWithCallbacks(
+        db, onConflict: conflictResolution, selection: T.databaseSelection, read: read
+      )
+      .recycle()
+    }
   }
 }

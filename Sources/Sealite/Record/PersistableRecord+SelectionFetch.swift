@@ -2,7 +2,8 @@
 // updateChangesAndFetch. They write through the same actions as the other
 // …AndFetch methods (RETURNING where the linked SQLite has it and the table
 // has no trigger, else the statement and a read of the stored row in one
-// savepoint), then hand `fetch` a statement that yields the stored row.
+// savepoint), and hand `fetch` a statement that yields the stored row, inside
+// the write, before `didInsert` or `didUpdate`, where GRDB runs `fetch`.
 
 extension Database {
   /// A statement that yields `row` (its columns, names and values), for the
@@ -12,6 +13,24 @@ extension Database {
     let statement = try cachedStatement(sql: "SELECT " + columns.joined(separator: ", "))
     try statement.setArguments(StatementArguments(row.databaseValues))
     return statement
+  }
+
+  /// What `fetch` reads from a statement that yields the row `write` stores,
+  /// handed to the reader `write` is given (see
+  /// ``decodingReturnedRow(as:_:)``).
+  func fetchingReturnedRow<T>(
+    _ fetch: (Statement) throws -> T, _ write: (_ read: (Row) throws -> Void) throws -> Void
+  ) throws -> T {
+    var result: T?
+    // Swift refuses a closure that captures `fetch` as the argument of
+    // `write`, both non-escaping: neither escapes.
+    try withoutActuallyEscaping(fetch) { fetch in
+      try write { result = try fetch(statementYielding($0)) }
+    }
+    guard let result else {
+      throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the stored row could not be read back")
+    }
+    return result
   }
 }
 
@@ -39,8 +58,9 @@ extension MutablePersistableRecord {
     selection: [any SQLSelectable], fetch: (Statement) throws -> T
   ) throws -> T {
     precondition(!selection.isEmpty, "Invalid empty selection")
-    let outcome = try insertWithCallbacks(db, onConflict: conflictResolution, selection: selection)
-    return try fetch(db.statementYielding(outcome.row ?? Row()))
+    return try db.fetchingReturnedRow(fetch) { read in
+      try insertWithCallbacks(db, onConflict: conflictResolution, selection: selection, read: read).recycle()
+    }
   }
 
   /// Inserts the record, and returns what `fetch` reads from a statement that
@@ -73,8 +93,9 @@ extension MutablePersistableRecord {
     selection: [any SQLSelectable], fetch: (Statement) throws -> T
   ) throws -> T {
     precondition(!selection.isEmpty, "Invalid empty selection")
-    let outcome = try saveWithCallbacks(db, onConflict: conflictResolution, selection: selection)
-    return try fetch(db.statementYielding(outcome.row ?? Row()))
+    return try db.fetchingReturnedRow(fetch) { read in
+      try saveWithCallbacks(db, onConflict: conflictResolution, selection: selection, read: read).recycle()
+    }
   }
 
   /// Updates every column of the table that the record encodes, and returns
@@ -129,9 +150,12 @@ extension MutablePersistableRecord {
     selection: [any SQLSelectable], fetch: (Statement) throws -> T
   ) throws -> T {
     precondition(!selection.isEmpty, "Invalid empty selection")
-    let outcome = try updateWithCallbacks(
-      db, onConflict: conflictResolution, columns: columns, selection: selection)
-    return try fetch(db.statementYielding(outcome.row ?? Row()))
+    return try db.fetchingReturnedRow(fetch) { read in
+      try updateWithCallbacks(
+        db, onConflict: conflictResolution, columns: columns, selection: selection, read: read
+      )
+      .recycle()
+    }
   }
 
   /// Modifies the record, then updates only the columns that changed and
@@ -165,9 +189,11 @@ extension MutablePersistableRecord {
     modify: (inout Self) throws -> Void
   ) throws -> T? {
     guard let changed = try changedColumns(modify: modify) else { return nil }
-    let outcome = try updateWithCallbacks(
-      db, onConflict: conflictResolution, columns: changed, selection: T.databaseSelection)
-    return try db.decodeReturnedRow(outcome.row ?? Row(), as: T.self)
+    return try db.decodingReturnedRow(as: T.self) { read in
+      try updateWithCallbacks(
+        db, onConflict: conflictResolution, columns: changed, selection: T.databaseSelection, read: read
+      ).recycle()
+    }
   }
 
   /// Applies `modify`; the columns whose values it changed, or nil if none.
@@ -207,8 +233,10 @@ extension PersistableRecord {
   ) throws -> T {
     precondition(!selection.isEmpty, "Invalid empty selection")
     var copy = self
-    let outcome = try copy.insertWithCallbacks(db, onConflict: conflictResolution, selection: selection)
-    return try fetch(db.statementYielding(outcome.row ?? Row()))
+    return try db.fetchingReturnedRow(fetch) { read in
+      try copy.insertWithCallbacks(db, onConflict: conflictResolution, selection: selection, read: read)
+        .recycle()
+    }
   }
 
   /// Inserts the record, and returns what `fetch` reads from a statement that
@@ -239,7 +267,9 @@ extension PersistableRecord {
   ) throws -> T {
     precondition(!selection.isEmpty, "Invalid empty selection")
     var copy = self
-    let outcome = try copy.saveWithCallbacks(db, onConflict: conflictResolution, selection: selection)
-    return try fetch(db.statementYielding(outcome.row ?? Row()))
+    return try db.fetchingReturnedRow(fetch) { read in
+      try copy.saveWithCallbacks(db, onConflict: conflictResolution, selection: selection, read: read)
+        .recycle()
+    }
   }
 }

@@ -22,21 +22,22 @@ extension MutablePersistableRecord {
   }
 
   /// Runs the INSERT, optionally with the RETURNING clause `returning` (its
-  /// SQL and the values it binds); returns the success, the
-  /// returned row, if any, and whether `INSERT OR IGNORE` inserted nothing
-  /// (the success then holds SQLite's last inserted rowid, as GRDB's does).
-  /// The container moves into the success: each copy of its arrays would
-  /// cost a retain and a release, atomic, on every record inserted.
+  /// SQL and the values it binds), whose row goes to `read`; returns the
+  /// success, and whether `INSERT OR IGNORE` inserted nothing (the success
+  /// then holds SQLite's last inserted rowid, as GRDB's does, and `read` got
+  /// no row). The container moves into the success: each copy of its arrays
+  /// would cost a retain and a release, atomic, on every record inserted.
   func performInsert(
     _ db: Database, container: consuming PersistenceContainer, onConflict: Database.ConflictResolution?,
-    returning: (sql: String, arguments: [DatabaseValue])? = nil
+    returning: (sql: String, arguments: [DatabaseValue])? = nil, read: (Row) throws -> Void = { _ in }
   ) throws -> InsertOutcome {
     let resolution = onConflict ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
     let insert = try insertStatement(
       db, columns: container.columns, resolution: resolution, returning: returning?.sql)
-    var returnedRow: Row?
+    var returnedRow = false
     if _slowPath(returning != nil) {
-      returnedRow = try Self.runReturning(insert, container, returning.unsafelyUnwrapped.arguments, in: db)
+      returnedRow = try Self.runReturning(
+        insert, container, returning.unsafelyUnwrapped.arguments, in: db, read: read)
     } else {
       // The statement has exactly one placeholder per column, in order. The
       // cached insert keeps its statement alive: borrowed, not retained.
@@ -47,12 +48,12 @@ extension MutablePersistableRecord {
     // The primary key is read where it is, in the cached insert, after the
     // statement ran: a copy taken before would hold a retain of its column
     // names and rowid column across the run.
-    let ignored = db.changesCount == 0 && (resolution == .ignore) && returnedRow == nil
+    let ignored = db.changesCount == 0 && (resolution == .ignore) && !returnedRow
     if _slowPath(ignored) {
       let success = InsertionSuccess(
         rowID: db.lastInsertedRowID, rowIDColumn: insert.primaryKey.rowIDColumn,
         persistenceContainer: container)
-      return InsertOutcome(success: success, row: nil, ignored: true)
+      return InsertOutcome(success: success, ignored: true)
     }
     var rowID = db.lastInsertedRowID
     if _slowPath(insert.primaryKey.isWithoutRowID), let key = Self.integerKey(insert.primaryKey, container) {
@@ -68,25 +69,25 @@ extension MutablePersistableRecord {
     return InsertOutcome(
       success: InsertionSuccess(
         rowID: rowID, rowIDColumn: rowIDColumn, writtenTo: container, at: rowIDValueIndex),
-      row: returnedRow, ignored: false)
+      ignored: false)
   }
 
-  /// Runs an INSERT with a RETURNING clause, and returns a copy of the row
-  /// it returns. The statement runs to its one row without a cursor: the
-  /// insert is done at the first step, and the run ends as a dropped cursor's
-  /// would (as an upsert's). Not inlined in the insert without RETURNING,
-  /// which runs most.
+  /// Runs an INSERT with a RETURNING clause, hands `read` the row it
+  /// returns, where the statement holds it, and tells whether there was one.
+  /// The statement runs to its one row without a cursor: the insert is done
+  /// at the first step, and the run ends as a dropped cursor's would (as an
+  /// upsert's). Not inlined in the insert without RETURNING, which runs most.
   @inline(never)
   private static func runReturning(
     _ insert: RecordInsertStatement, _ container: borrowing PersistenceContainer,
-    _ returningArguments: [DatabaseValue], in db: Database
-  ) throws -> Row? {
+    _ returningArguments: [DatabaseValue], in db: Database, read: (Row) throws -> Void
+  ) throws -> Bool {
     // The values of the columns, then those of the RETURNING clause.
-    let statement = insert.statement
+    let statement = try insert.statement.idleOrNew(in: db)
     try statement.bindInOrder(
       returningArguments.isEmpty ? container.values : container.values + returningArguments)
     defer { statement.forgetBoundValues() }
-    return try statement.withFirstRow(in: db) { $0.copy() }
+    return try statement.withFirstRow(in: db, read) != nil
   }
 
   /// The INSERT statement for these columns, with the table's primary key,
@@ -155,36 +156,32 @@ extension MutablePersistableRecord {
   /// observers, and a missing row is still found missing (as GRDB does).
   func performUpdate(
     _ db: Database, container: PersistenceContainer, columns: Set<String>,
-    onConflict: Database.ConflictResolution?,
-    returning: [any SQLSelectable]? = nil
-  ) throws -> Row? {
+    onConflict: Database.ConflictResolution?
+  ) throws {
     let resolution = onConflict ?? Self.persistenceConflictPolicy.conflictResolutionForUpdate
-    guard let returning else {
-      let update = try updateStatement(db, container: container, columns: columns, resolution: resolution)
-      // The cached update keeps its statement and the indexes of its
-      // values: borrowed, not retained.
-      let ran = try Unmanaged.passUnretained(update)._withUnsafeGuaranteedRef { update in
-        guard let indexes = update.valueIndexes, update.hasCompleteKey(in: container) else { return false }
-        try update.statement.executeBinding(container.values, picking: indexes, in: db)
-        return true
-      }
-      if _slowPath(!ran || db.changesCount == 0) { throw try recordNotFound(db, container) }
-      return nil
+    let update = try updateStatement(db, container: container, columns: columns, resolution: resolution)
+    // The cached update keeps its statement and the indexes of its
+    // values: borrowed, not retained.
+    let ran = try Unmanaged.passUnretained(update)._withUnsafeGuaranteedRef { update in
+      guard let indexes = update.valueIndexes, update.hasCompleteKey(in: container) else { return false }
+      try update.statement.executeBinding(container.values, picking: indexes, in: db)
+      return true
     }
-    return try performUpdate(
-      db, container: container, columns: columns, resolution: resolution, returning: returning)
+    if _slowPath(!ran || db.changesCount == 0) { throw try recordNotFound(db, container) }
   }
 
-  /// Runs the UPDATE with a RETURNING clause of `returning`, and returns a
-  /// copy of the row it returns. The statement runs to its one row without a
-  /// cursor, as an upsert's. Not inlined in the update without one, which
-  /// runs most: its loop is better off without this code in the instruction
-  /// cache.
+  /// Runs the UPDATE with a RETURNING clause of `returning`, and hands
+  /// `read` the row it returns, where the statement holds it. The statement
+  /// runs to its one row without a cursor, as an upsert's. Not inlined in
+  /// the update without one, which runs most: its loop is better off
+  /// without this code in the instruction cache.
   @inline(never)
-  private func performUpdate(
+  func performUpdate(
     _ db: Database, container: PersistenceContainer, columns: Set<String>,
-    resolution: Database.ConflictResolution, returning: [any SQLSelectable]
-  ) throws -> Row {
+    resolution onConflict: Database.ConflictResolution?, returning: [any SQLSelectable],
+    read: (Row) throws -> Void
+  ) throws {
+    let resolution = onConflict ?? Self.persistenceConflictPolicy.conflictResolutionForUpdate
     // The values of the RETURNING clause are those of this call's selection
     // (see performInsert).
     let (returningSQL, returningArguments) = try db.withRecordStatements {
@@ -194,16 +191,13 @@ extension MutablePersistableRecord {
       db, container: container, columns: columns, resolution: resolution, returning: returningSQL)
     guard let indexes = update.valueIndexes(in: container) else { throw try recordNotFound(db, container) }
     // The SET and WHERE values, then those of the RETURNING clause.
-    let statement = update.statement
+    let statement = try update.statement.idleOrNew(in: db)
     try statement.bindInOrder(
       returningArguments.isEmpty
         ? container.values : indexes.map { container.values[$0] } + returningArguments,
       picking: returningArguments.isEmpty ? indexes : nil)
     defer { statement.forgetBoundValues() }
-    guard let returnedRow = try statement.withFirstRow(in: db, { $0.copy() }) else {
-      throw try recordNotFound(db, container)
-    }
-    return returnedRow
+    guard try statement.withFirstRow(in: db, read) != nil else { throw try recordNotFound(db, container) }
   }
 
   /// The UPDATE statement for these record columns, updated columns and

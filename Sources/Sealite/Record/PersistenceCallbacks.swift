@@ -30,8 +30,6 @@
 @usableFromInline
 struct InsertOutcome {
   @usableFromInline var success: InsertionSuccess
-  /// The row the statement returned or the refetch read, if one was asked for.
-  @usableFromInline var row: Row?
   /// True when `INSERT OR IGNORE` inserted nothing: `didInsert` and `didSave`
   /// are then not called (GRDB calls them with an unrelated rowid).
   @usableFromInline var ignored: Bool
@@ -41,23 +39,20 @@ struct InsertOutcome {
 @usableFromInline
 struct UpdateOutcome {
   @usableFromInline var success: PersistenceSuccess
-  @usableFromInline var row: Row?
 }
 
 /// What the action inside `aroundSave` produced.
 @usableFromInline
 struct SaveOutcome {
   @usableFromInline var success: PersistenceSuccess
-  @usableFromInline var row: Row?
   @usableFromInline var ignored: Bool
 
-  // The outcome's container and row are taken out of it, not read: reading
+  // The outcome's container is taken out of it, not read: reading
   // a stored property of a consuming value copies it (a retain of each
   // array) before the value is destroyed (their release).
   @inlinable
   init(_ outcome: consuming InsertOutcome) {
     success = PersistenceSuccess(persistenceContainer: outcome.success.persistenceContainer.take())
-    row = outcome.row.take()
     ignored = outcome.ignored
   }
 
@@ -71,7 +66,6 @@ struct SaveOutcome {
   @inlinable
   init(_ outcome: consuming UpdateOutcome) {
     success = PersistenceSuccess(persistenceContainer: outcome.success.persistenceContainer.take())
-    row = outcome.row.take()
     ignored = false
   }
 }

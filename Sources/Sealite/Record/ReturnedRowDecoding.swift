@@ -81,3 +81,23 @@ extension Database {
     return record
   }
 }
+
+extension Database {
+  /// The record that `write` stores, decoded as `Record` from the row it
+  /// hands the reader it is given (with ``decodeReturnedRow(_:as:)``). The
+  /// write hands it over inside the statement that returned it, before
+  /// `didInsert` or `didUpdate`, as GRDB decodes it: a record that fails to
+  /// decode stops the write's callbacks there, and the row is read where the
+  /// statement holds it, not copied.
+  @inlinable
+  func decodingReturnedRow<Record: FetchableRecord>(
+    as type: Record.Type, _ write: (_ read: (Row) throws -> Void) throws -> Void
+  ) throws -> Record {
+    var record: Record?
+    try write { record = try decodeReturnedRow($0, as: Record.self) }
+    guard let record else {
+      throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the stored row could not be read back")
+    }
+    return record
+  }
+}

@@ -88,14 +88,9 @@ extension MutablePersistableRecord {
   mutating func upsertAndDecode<T: FetchableRecord & TableRecord>(
     _ db: Database, plan: UpsertPlan, as type: T.Type
   ) throws -> T {
-    var record: T?
-    try upsertWithCallbacks(db, plan: plan, selection: T.databaseSelection) { row in
-      record = try db.decodeReturnedRow(row, as: T.self)
+    try db.decodingReturnedRow(as: T.self) { read in
+      try upsertWithCallbacks(db, plan: plan, selection: T.databaseSelection, read: read)
     }
-    guard let record else {
-      throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upserted row could not be read back")
-    }
-    return record
   }
 
   /// willSave → aroundSave { willInsert → aroundInsert { upsert } → didInsert } → didSave,
@@ -131,10 +126,10 @@ extension MutablePersistableRecord {
       guard !selection.isEmpty, try db.recordTableHasTriggers(Self.databaseTableName) else {
         return try nativeUpsert(db, container: container, plan: plan, selection: selection, read: read)
       }
+      var returned: Row?
       let outcome = try nativeUpsert(
-        db, container: container, plan: plan, selection: selection, read: { _ in }, keepingRow: true)
-      guard let row = try Self.refetch(db, success: outcome.success, selection: selection) ?? outcome.row
-      else {
+        db, container: container, plan: plan, selection: selection, read: { returned = $0.copy() })
+      guard let row = try Self.refetch(db, success: outcome.success, selection: selection) ?? returned else {
         throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
       }
       try read(row)
@@ -149,30 +144,30 @@ extension MutablePersistableRecord {
       throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upserted row could not be read back")
     }
     if !selection.isEmpty { try read(emulated.1) }
-    return InsertOutcome(success: emulated.0, row: nil, ignored: false)
+    return InsertOutcome(success: emulated.0, ignored: false)
   }
 
   /// `INSERT … ON CONFLICT … DO UPDATE … RETURNING` (SQLite 3.35+). When
-  /// `selection` is not empty, the returned row goes to `read`, or, with
-  /// `keepingRow`, into the outcome, copied.
+  /// `selection` is not empty, `read` receives the returned row, where the
+  /// statement holds it.
   private func nativeUpsert(
     _ db: Database, container: consuming PersistenceContainer, plan: UpsertPlan,
-    selection: [any SQLSelectable], read: (Row) throws -> Void, keepingRow: Bool = false
+    selection: [any SQLSelectable], read: (Row) throws -> Void
   ) throws -> InsertOutcome {
     let (upsert, arguments) = try upsertStatement(db, container: container, plan: plan, selection: selection)
+    let statement = try upsert.statement.idleOrNew(in: db)
     // The record's values, then those the RETURNING clause binds. The
     // statement runs to its one row without a cursor: the upsert is done at
     // the first step, and the run ends as a dropped cursor's would.
-    try upsert.statement.bindInOrder(arguments.isEmpty ? container.values : container.values + arguments)
+    try statement.bindInOrder(arguments.isEmpty ? container.values : container.values + arguments)
     // The container's values are handed on for reuse (see executeBinding).
-    defer { upsert.statement.forgetBoundValues() }
-    var row: Row?
-    var rowID: Int64
+    defer { statement.forgetBoundValues() }
+    let rowID: Int64
     if selection.isEmpty && upsert.returnsRowID {
       // `upsert(_:)`: only the rowid comes back, read with the C API (a
       // rowid is never NULL).
       guard
-        let returned = try upsert.statement.withFirstStep(
+        let returned = try statement.withFirstStep(
           in: db, { sqlite3_column_int64($0, 0) })
       else {
         throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
@@ -181,7 +176,7 @@ extension MutablePersistableRecord {
     } else if selection.isEmpty {
       // A WITHOUT ROWID table: the statement returns 1, and the key stands
       // in for the rowid.
-      guard try upsert.statement.withFirstStep(in: db, { _ in () }) != nil else {
+      guard try statement.withFirstStep(in: db, { _ in () }) != nil else {
         throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
       }
       rowID = Self.integerKey(upsert.primaryKey, container) ?? db.lastInsertedRowID
@@ -189,10 +184,10 @@ extension MutablePersistableRecord {
       // The selection's columns, without the rowid that ends RETURNING (read
       // with the C API).
       guard
-        let returned = try upsert.statement.withFirstRowWithoutLastColumn(
+        let returned = try statement.withFirstRowWithoutLastColumn(
           in: db,
           { live, sqliteStatement -> Int64 in
-            if keepingRow { row = live.copy() } else { try read(live) }
+            try read(live)
             return sqlite3_column_int64(sqliteStatement, CInt(live.count))
           })
       else {
@@ -201,10 +196,7 @@ extension MutablePersistableRecord {
       rowID = returned
     } else {
       // A WITHOUT ROWID table: the selection's columns only.
-      guard
-        try upsert.statement.withFirstRow(
-          in: db, { live in if keepingRow { row = live.copy() } else { try read(live) } }) != nil
-      else {
+      guard try statement.withFirstRow(in: db, read) != nil else {
         throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the upsert returned no row")
       }
       rowID = Self.integerKey(upsert.primaryKey, container) ?? db.lastInsertedRowID
@@ -213,8 +205,7 @@ extension MutablePersistableRecord {
     // before the run (see performInsert).
     let rowIDColumn = Unmanaged.passUnretained(upsert)._withUnsafeGuaranteedRef { $0.primaryKey.rowIDColumn }
     return InsertOutcome(
-      success: InsertionSuccess(rowID: rowID, rowIDColumn: rowIDColumn, writtenTo: container), row: row,
-      ignored: false)
+      success: InsertionSuccess(rowID: rowID, rowIDColumn: rowIDColumn, writtenTo: container), ignored: false)
   }
 
   /// The upsert statement for these columns, conflict target, strategy and

@@ -213,27 +213,60 @@ struct RecordCallbackOrderTests {
     }
   }
 
-  // GRDB decodes the upserted row inside the insert: a record that fails to
-  // decode stops the upsert's callbacks there, before didInsert.
-  @Test("upsertAndFetch decodes the stored row inside aroundInsert, before didInsert and didSave")
-  func upsertAndFetchDecodesInsideTheInsert() throws {
+  // GRDB decodes the stored row of an …AndFetch method inside the write: a
+  // record that fails to decode stops the callbacks there, before didInsert
+  // or didUpdate.
+  @Test("The …AndFetch methods decode the stored row inside aroundInsert or aroundUpdate, before did…")
+  func andFetchDecodesInsideTheWrite() throws {
     try makeDatabase().write { (db: Database) throws in
-      let record = Logged(id: 3, name: "Arthur")
+      var record = Logged(id: 3, name: "Arthur")
       StoredName.events = record.events
       defer { StoredName.events = nil }
-      var upserted = record
-      #expect(try upserted.upsertAndFetch(db, as: StoredName.self).name == "Arthur")
-      #expect(
-        record.events.list == [
-          "willSave", "aroundSave>", "willInsert", "aroundInsert>", "decoded Arthur", "aroundInsert< 3",
-          "didInsert 3", "aroundSave<", "didSave",
-        ])
-      record.events.list = []
-      var failing = record
-      failing.name = ""
-      #expect(throws: StoredName.EmptyName.self) { try failing.upsertAndFetch(db, as: StoredName.self) }
-      #expect(record.events.list == ["willSave", "aroundSave>", "willInsert", "aroundInsert>", "refused"])
-      // The upsert itself ran: the error came after it, from the decoding.
+      func expectEvents(_ events: [String], _ write: () throws -> Void) throws {
+        record.events.list = []
+        try write()
+        #expect(record.events.list == events)
+      }
+      let inserted = [
+        "willSave", "aroundSave>", "willInsert", "aroundInsert>", "decoded Arthur", "aroundInsert< 3",
+        "didInsert 3", "aroundSave<", "didSave",
+      ]
+      let updated = [
+        "willSave", "aroundSave>", "willUpdate id,name", "aroundUpdate> id,name", "decoded Arthur",
+        "aroundUpdate<", "didUpdate", "aroundSave<", "didSave",
+      ]
+      try expectEvents(inserted) { () throws in
+        #expect(try record.insertAndFetch(db, as: StoredName.self).name == "Arthur")
+      }
+      try expectEvents(updated) { () throws in
+        #expect(try record.updateAndFetch(db, as: StoredName.self).name == "Arthur")
+      }
+      try expectEvents(updated) { () throws in
+        #expect(try record.saveAndFetch(db, as: StoredName.self).name == "Arthur")
+      }
+      try expectEvents(inserted) { () throws in
+        #expect(try record.upsertAndFetch(db, as: StoredName.self).name == "Arthur")
+      }
+      // The `fetch` closure of the selection forms runs at the same place.
+      try expectEvents(updated.map { $0 == "decoded Arthur" ? "fetched Arthur" : $0 }) {
+        let name = try record.updateAndFetch(db, selection: [Column("name")]) { statement in
+          let name = try String.fetchOne(statement)!
+          record.events.list.append("fetched \(name)")
+          return name
+        }
+        #expect(name == "Arthur")
+      }
+      // A refused row stops the callbacks where it is decoded; the write
+      // itself ran.
+      record.name = ""
+      try expectEvents(["willSave", "aroundSave>", "willInsert", "aroundInsert>", "refused"]) { () throws in
+        #expect(throws: StoredName.EmptyName.self) { try record.upsertAndFetch(db, as: StoredName.self) }
+      }
+      try expectEvents([
+        "willSave", "aroundSave>", "willUpdate id,name", "aroundUpdate> id,name", "refused",
+      ]) { () throws in
+        #expect(throws: StoredName.EmptyName.self) { try record.updateAndFetch(db, as: StoredName.self) }
+      }
       #expect(try String.fetchOne(db, sql: "SELECT name FROM player WHERE id = 3") == "")
     }
   }

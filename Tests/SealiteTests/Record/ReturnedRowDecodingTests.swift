@@ -54,7 +54,8 @@ private struct Nesting: Codable, FetchableRecord, PersistableRecord, Equatable {
   }
 }
 
-@Suite("records returned by persistence methods")
+// Serialized: the tests that nest writes share `Nesting.hook`.
+@Suite("records returned by persistence methods", .serialized)
 struct ReturnedRowDecodingTests {
   private func makeQueue() throws -> DatabaseQueue {
     let dbQueue = try DatabaseQueue()
@@ -135,6 +136,42 @@ struct ReturnedRowDecodingTests {
       #expect(inner == Nesting(id: 3, name: "inner"))
       // And the kept decoding still reads new rows.
       #expect(try Nesting(id: 4, name: "after").upsertAndFetch(db) == Nesting(id: 4, name: "after"))
+    }
+  }
+
+  // The stored row is decoded where the write's statement holds it: a write
+  // of the same kind inside that decoding gets a statement of its own, and
+  // leaves the outer row as it is.
+  @Test(
+    "a write of the same kind inside the decoding of a returned record leaves that record's row unchanged",
+    arguments: ["insert", "update", "save", "upsert"])
+  func nestedWriteOfTheSameKind(kind: String) throws {
+    let dbQueue = try makeQueue()
+    try dbQueue.write { db in
+      func write(_ record: Nesting) throws -> Nesting {
+        switch kind {
+        case "insert": return try record.insertAndFetch(db)
+        case "update": return try record.updateAndFetch(db)
+        case "save": return try record.saveAndFetch(db)
+        default: return try record.upsertAndFetch(db)
+        }
+      }
+      for id in Int64(1)...4 {
+        try Nesting(id: id, name: "stored \(id)").insert(db)
+      }
+      if kind == "insert" { try db.execute(sql: "DELETE FROM nesting") }
+      // A first write of each kind, so that the nested one finds the
+      // statement the outer one runs.
+      #expect(try write(Nesting(id: 1, name: "first")) == Nesting(id: 1, name: "first"))
+      var inner: Nesting?
+      Nesting.hook = { inner = try write(Nesting(id: 3, name: "inner")) }
+      #expect(try write(Nesting(id: 2, name: "outer")) == Nesting(id: 2, name: "outer"))
+      #expect(inner == Nesting(id: 3, name: "inner"))
+      #expect(try write(Nesting(id: 4, name: "after")) == Nesting(id: 4, name: "after"))
+      #expect(
+        try String.fetchAll(db, sql: "SELECT name FROM nesting ORDER BY id") == [
+          "first", "outer", "inner", "after",
+        ])
     }
   }
 }
