@@ -213,7 +213,7 @@ extension MutablePersistableRecord {
     let success = PersistenceSuccess(persistenceContainer: container)
     if try db.canUseReturning(forTable: Self.databaseTableName) {
       try performUpdate(
-        db, container: container, columns: columns, resolution: conflictResolution, returning: selection,
+        db, container: container, columns: columns, onConflict: conflictResolution, returning: selection,
         read: read)
       return UpdateOutcome(success: success)
     }

@@ -178,7 +178,7 @@ extension MutablePersistableRecord {
   @inline(never)
   func performUpdate(
     _ db: Database, container: PersistenceContainer, columns: Set<String>,
-    resolution onConflict: Database.ConflictResolution?, returning: [any SQLSelectable],
+    onConflict: Database.ConflictResolution?, returning: [any SQLSelectable],
     read: (Row) throws -> Void
   ) throws {
     let resolution = onConflict ?? Self.persistenceConflictPolicy.conflictResolutionForUpdate
