@@ -17,7 +17,8 @@ import Synchronization
 ///
 /// So a descriptor opened here stays open, and is reused, while its file is
 /// at its path. One whose file was replaced or unlinked is closed only once
-/// this process holds no lock on that file, as `/proc/locks` tells.
+/// this process holds no lock on that file, as the kernel lists the locks of
+/// this process's descriptors (`/proc/self/fdinfo`).
 enum LockPreservingFileRead {
   /// Calls `body` with a read-only descriptor of the file at `path`, or
   /// returns nil if the file can not be opened. `body` reads with `pread`
@@ -139,10 +140,9 @@ private struct DescriptorTable: Sendable {
   /// lock on, for the caller to close: closing it releases nothing.
   mutating func takeClosable() -> [@Sendable () -> Void] {
     guard retired.contains(where: { $0.users == 0 }) else { return [] }
-    guard let locked = ProcessLocks.lockedFiles() else { return [] }
     var closable: [@Sendable () -> Void] = []
     retired.removeAll { file in
-      guard file.users == 0, !locked.contains(file.id) else { return false }
+      guard file.users == 0, ProcessLocks.holdsLock(on: file.id) == false else { return false }
       closable.append(file.close)
       return true
     }
@@ -150,10 +150,9 @@ private struct DescriptorTable: Sendable {
   }
 }
 
-/// The files this process holds POSIX record locks on, from `/proc/locks`.
+/// The POSIX record locks this process holds.
 enum ProcessLocks {
-  /// A file as `/proc/locks` names it: its device's major and minor numbers,
-  /// and its inode.
+  /// A file: its device's major and minor numbers, and its inode.
   struct FileID: Hashable, Sendable {
     let major: UInt64
     let minor: UInt64
@@ -181,34 +180,42 @@ enum ProcessLocks {
     }
   }
 
-  /// The files on which this process holds a POSIX lock, or nil if
-  /// `/proc/locks` can not be read (then every file counts as locked).
-  static func lockedFiles() -> Set<FileID>? {
-    guard let text = readProcLocks() else { return nil }
-    let pid = String(getpid())
-    var files = Set<FileID>()
-    for line in text.split(separator: "\n") {
-      // "1: POSIX  ADVISORY  READ 1234 fd:01:5678 128 128"; a waiting lock
-      // has "->" after the number, and is not held.
-      let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-      guard fields.count >= 6, fields[1] == "POSIX", fields[4] == pid else { continue }
-      let parts = fields[5].split(separator: ":")
-      guard parts.count == 3, let major = UInt64(parts[0], radix: 16),
-        let minor = UInt64(parts[1], radix: 16),
-        let inode = UInt64(parts[2])
-      else { return nil }
-      files.insert(FileID(major: major, minor: minor, inode: inode))
+  /// Whether this process holds a POSIX lock on `file`; nil if that can not
+  /// be told (then the file counts as locked).
+  ///
+  /// The kernel lists a lock with the descriptor it was taken through
+  /// (`/proc/self/fdinfo/N`): the lock lines of this process's descriptors
+  /// of the file, each list read whole, are all its locks on that file, and
+  /// no descriptor of it means no lock. `/proc/locks`, read before, lists
+  /// the locks of every process on the system, in chunks: a lock taken or
+  /// released by any process between two chunks could hide one of ours, and
+  /// a descriptor was then closed under it.
+  static func holdsLock(on file: FileID) -> Bool? {
+    guard let directory = opendir("/proc/self/fd") else { return nil }
+    defer { closedir(directory) }
+    let listing = dirfd(directory)
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      guard let descriptor = Int32(name), descriptor != listing else { continue }
+      var status = stat()
+      guard fstat(descriptor, &status) == 0, FileID(UInt64(status.st_dev), UInt64(status.st_ino)) == file
+      else { continue }
+      // A descriptor closed meanwhile took its locks with it.
+      guard let info = readSmallFile("/proc/self/fdinfo/\(descriptor)") else { continue }
+      if info.hasPrefix("lock:") || info.contains("\nlock:") { return true }
     }
-    return files
+    return false
   }
 
-  private static func readProcLocks() -> String? {
-    // Opened and closed freely: /proc/locks is no file SQLite locks.
-    let descriptor = open("/proc/locks", O_RDONLY | O_CLOEXEC)
+  private static func readSmallFile(_ path: String) -> String? {
+    // Opened and closed freely: no file of /proc is a file SQLite locks.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
     var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 16_384)
+    var chunk = [UInt8](repeating: 0, count: 4096)
     while true {
       let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if count < 0 { return nil }

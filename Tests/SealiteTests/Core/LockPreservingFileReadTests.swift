@@ -11,9 +11,10 @@ import Testing
 // locked; those reads must leave every lock in place. `/proc/locks` is the
 // kernel's own list of the locks each process holds.
 
-/// The files this process holds a POSIX lock on, as the kernel lists them.
-private func lockedFiles() throws -> Set<ProcessLocks.FileID> {
-  try #require(ProcessLocks.lockedFiles())
+/// Whether this process holds a POSIX lock on the file at `path`, as the
+/// kernel lists the locks of its descriptors.
+private func holdsLock(_ path: String) throws -> Bool {
+  try #require(ProcessLocks.holdsLock(on: file(path)))
 }
 
 private func file(_ path: String) throws -> ProcessLocks.FileID {
@@ -33,9 +34,8 @@ struct LockPreservingFileReadTests {
     // A read transaction holds a read mark of the -shm until it ends.
     try dbPool.read { db in
       _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM t")
-      let held = try lockedFiles()
-      #expect(held.contains(try file(path)), "a WAL connection holds a lock on the database file")
-      #expect(held.contains(try file(path + "-shm")), "a WAL connection holds locks on the -shm")
+      #expect(try holdsLock(path), "a WAL connection holds a lock on the database file")
+      #expect(try holdsLock(path + "-shm"), "a WAL connection holds locks on the -shm")
 
       _ = CommitFingerprint.read(databasePath: path)
       _ = CommitFingerprint.walIndexExists(databasePath: path)
@@ -44,9 +44,8 @@ struct LockPreservingFileReadTests {
         path: path, isKeyed: true, underlying: DatabaseError(resultCode: .SQLITE_NOTADB))
       _ = WALFrameCheck.problems(databasePath: path)
 
-      let after = try lockedFiles()
-      #expect(after.contains(try file(path)), "the lock on the database file survived the reads")
-      #expect(after.contains(try file(path + "-shm")), "the locks on the -shm survived the reads")
+      #expect(try holdsLock(path), "the lock on the database file survived the reads")
+      #expect(try holdsLock(path + "-shm"), "the locks on the -shm survived the reads")
     }
     try dbPool.close()
   }
@@ -62,7 +61,7 @@ struct LockPreservingFileReadTests {
     holderConfig.allowsUnsafeTransactions = true
     let holder = try DatabaseQueue(path: path, configuration: holderConfig)
     try await holder.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE TRANSACTION") }
-    #expect(try lockedFiles().contains(try file(path)), "BEGIN IMMEDIATE holds a reserved lock")
+    #expect(try holdsLock(path), "BEGIN IMMEDIATE holds a reserved lock")
 
     // A reader made, used and released, while the holder keeps its lock.
     func readWithLockFreeReader() throws -> Int?? {
@@ -73,7 +72,7 @@ struct LockPreservingFileReadTests {
     #expect(try readWithLockFreeReader() == .some(0))
     // The reader was released as the function returned, and with it (at once,
     // on the earlier code) its connection: the holder's lock must stay.
-    #expect(try lockedFiles().contains(try file(path)), "the reserved lock survived the lock-free reader")
+    #expect(try holdsLock(path), "the reserved lock survived the lock-free reader")
     try await holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
     try holder.close()
     // With no lock left, the next file opened for a read closes the reader.
@@ -86,6 +85,41 @@ struct LockPreservingFileReadTests {
     // in parallel may have taken the close before this read, and still be in
     // it. So the condition is awaited, not read once.
     #expect(await eventually { descriptors(of: path) <= 1 })
+  }
+
+  @Test("a lock is seen while 300 others are taken and released all along")
+  func lockSeenAmongOthers() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("held")
+    #expect(FileManager.default.createFile(atPath: path, contents: Data("x".utf8)))
+    let held = open(path, O_RDWR | O_CLOEXEC)
+    #expect(held >= 0)
+    defer { close(held) }
+    #expect(lockByte(held, F_WRLCK))
+    // Another thread takes and releases a lock on each of 300 other files,
+    // over and over: the list of the system's locks changes all the time.
+    let others = (0..<300).map { index -> Int32 in
+      let other = directory.path("other\(index)")
+      _ = FileManager.default.createFile(atPath: other, contents: Data("x".utf8))
+      return open(other, O_RDWR | O_CLOEXEC)
+    }
+    defer { for other in others { close(other) } }
+    #expect(others.allSatisfy { $0 >= 0 })
+    let stop = Shared(false)
+    let churn = Thread {
+      while !stop.value {
+        for other in others { _ = lockByte(other, F_WRLCK) }
+        for other in others { _ = lockByte(other, F_UNLCK) }
+      }
+    }
+    churn.start()
+    var misses = 0
+    for _ in 0..<2000 where ProcessLocks.holdsLock(on: try file(path)) != true { misses += 1 }
+    stop.update { $0 = true }
+    #expect(misses == 0, "the lock held all along was missed \(misses) times in 2,000")
+    #expect(ProcessLocks.holdsLock(on: try file(directory.path("other0"))) != nil)
+    #expect(lockByte(held, F_UNLCK))
+    #expect(try !holdsLock(path))
   }
 
   @Test("descriptors of deleted files are closed, and a replaced file is read anew")
@@ -109,6 +143,17 @@ struct LockPreservingFileReadTests {
     #expect(LockPreservingFileRead.prefix(of: path, count: 5) == Array("other".utf8))
     #expect(LockPreservingFileRead.prefix(of: directory.path("absent"), count: 5) == nil)
   }
+}
+
+/// Takes (or, with `F_UNLCK`, releases) a POSIX lock on the first byte of
+/// the file of `descriptor`.
+private func lockByte(_ descriptor: Int32, _ type: Int32) -> Bool {
+  var lock = flock()
+  lock.l_type = Int16(type)
+  lock.l_whence = Int16(SEEK_SET)
+  lock.l_start = 0
+  lock.l_len = 1
+  return fcntl(descriptor, F_SETLK, &lock) == 0
 }
 
 /// The descriptors of this process open on files of `directory`, deleted
