@@ -71,7 +71,9 @@ extension Database {
           totalPageCount: Int(sqlite3_backup_pagecount(backup)), isCompleted: code == SQLITE_DONE)
         switch code {
         case SQLITE_DONE:
-          try progress?(step)
+          // The copy is complete: an error of its last report is ignored, as
+          // GRDB ignores it (nothing is left to stop).
+          try? progress?(step)
         case SQLITE_OK:
           try progress?(step)
           continue

@@ -15,6 +15,14 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     "\(rawValue) (\(String(cString: sqlite3_errstr(rawValue))))"
   }
 
+  /// Matches codes as GRDB does: a primary code matches its extended codes
+  /// (`case .SQLITE_CONSTRAINT` is true of `SQLITE_CONSTRAINT_FOREIGNKEY`), an
+  /// extended code only itself. Equality (`==`) stays exact.
+  public static func ~= (pattern: ResultCode, code: ResultCode) -> Bool {
+    if pattern.rawValue & ~0xFF == 0 { return pattern == code.primaryResultCode }
+    return pattern == code
+  }
+
   /// Matches errors: `catch ResultCode.SQLITE_CONSTRAINT` catches every constraint
   /// error, `catch ResultCode.SQLITE_CONSTRAINT_UNIQUE` only unique violations.
   public static func ~= (pattern: ResultCode, error: any Error) -> Bool {

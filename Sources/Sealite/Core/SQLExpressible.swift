@@ -62,7 +62,7 @@ extension SQLExpressible where Self == Column {
 /// A column of a table or of a query.
 ///
 ///     Player.filter(Column("score") > 100).order(Column("name"))
-public struct Column: ColumnExpression, Sendable, Hashable {
+public struct Column: ColumnExpression, Sendable {
   /// The hidden rowid column.
   public static let rowID = Column("rowid")
 

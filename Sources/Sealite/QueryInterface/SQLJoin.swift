@@ -19,6 +19,17 @@ struct SQLJoin: Sendable {
   /// (`annotated(withRequired:)`), rather than into a scope.
   var isAnnotation = false
 
+  /// The same join, and its nested joins, filtering rows without selecting
+  /// any column.
+  func selectingNothing() -> SQLJoin {
+    var join = self
+    join.isIncluded = false
+    join.isAnnotation = false
+    join.relation.joins = relation.joins.map { $0.selectingNothing() }
+    join.relation.prefetches = []
+    return join
+  }
+
   /// True if this join or a nested one selects columns.
   var includesColumns: Bool { isIncluded || relation.joins.contains { $0.includesColumns } }
 

@@ -326,12 +326,10 @@ struct SQLRelation: Sendable {
     if hasDeferredEdits { return try resolved(db).deleteSQL(db, context) }
     let with = try withClause(context)
     if isEmptyByDefinition { return with + "DELETE FROM \(tableName.quotedDatabaseIdentifier) WHERE 0" }
-    if hasJoins || !grouping.isEmpty || limit != nil || isDistinct {
-      // Complex selections delete by rowid (or primary key) through a subquery.
+    if hasJoins || !grouping.isEmpty || !havingFilters.isEmpty || limit != nil || isDistinct {
+      // Complex selections delete by primary key (or rowid) through a subquery.
       let key = try rowKeyColumn(db)
-      var keyRelation = self
-      keyRelation.selection = [SQLExpression(.column(key, alias: nil)).sqlSelection]
-      let subquery = try keyRelation.selectSQL(db, context)
+      let subquery = try selectingOnly(key).selectSQL(db, context)
       return with
         + "DELETE FROM \(tableName.quotedDatabaseIdentifier) WHERE \(key.quotedDatabaseIdentifier) IN (\(subquery))"
     }
@@ -356,11 +354,9 @@ struct SQLRelation: Sendable {
     let set = try assignments.map { try $0.sql(context) }.joined(separator: ", ")
     var sql = with + "UPDATE \(conflictResolution.orClause)\(tableName.quotedDatabaseIdentifier) SET \(set)"
     if isEmptyByDefinition { return sql + " WHERE 0" }
-    if hasJoins || !grouping.isEmpty || limit != nil || isDistinct {
+    if hasJoins || !grouping.isEmpty || !havingFilters.isEmpty || limit != nil || isDistinct {
       let key = try rowKeyColumn(db)
-      var keyRelation = self
-      keyRelation.selection = [SQLExpression(.column(key, alias: nil)).sqlSelection]
-      let subquery = try keyRelation.selectSQL(db, context)
+      let subquery = try selectingOnly(key).selectSQL(db, context)
       return sql + " WHERE \(key.quotedDatabaseIdentifier) IN (\(subquery))"
     }
     let expressions = try allFilters(db)
@@ -370,8 +366,12 @@ struct SQLRelation: Sendable {
     return sql
   }
 
+  /// The column that tells the rows of a complex selection apart, as GRDB
+  /// picks it: the column that is the rowid (an `INTEGER PRIMARY KEY`), else
+  /// the rowid, else the single column of a `WITHOUT ROWID` primary key.
   private func rowKeyColumn(_ db: Database) throws -> String {
     let primaryKey = try db.recordPrimaryKey(tableName)
+    if let rowIDColumn = primaryKey.rowIDColumn { return rowIDColumn }
     if primaryKey.isWithoutRowID {
       guard primaryKey.columns.count == 1 else {
         throw DatabaseError.misuse(
@@ -381,6 +381,17 @@ struct SQLRelation: Sendable {
       return primaryKey.columns[0]
     }
     return "rowid"
+  }
+
+  /// The same rows, selecting the column `key` of this table alone: joined
+  /// tables still filter them, but add no column, and nothing is prefetched
+  /// (a subquery of `IN` returns one column).
+  private func selectingOnly(_ key: String) -> SQLRelation {
+    var relation = self
+    relation.selection = [SQLExpression(.column(key, alias: nil)).sqlSelection]
+    relation.joins = joins.map { $0.selectingNothing() }
+    relation.prefetches = []
+    return relation
   }
 }
 

@@ -20,12 +20,14 @@ extension MutablePersistableRecord {
   @inlinable
   mutating func insertWithCallbacks(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
-    selection: [any SQLSelectable]?, read: (Row) throws -> Void = { _ in }
+    selection: [any SQLSelectable]?, read: (Row) throws -> Void = { _ in }, readsIgnoredInsert: Bool = false
   ) throws -> SaveOutcome {
     try withSaveCallbacks(db) {
       SaveOutcome(
         try withInsertCallbacks(db) { record in
-          try record.insertAction(db, onConflict: conflictResolution, selection: selection, read: read)
+          try record.insertAction(
+            db, onConflict: conflictResolution, selection: selection, read: read,
+            readsIgnoredInsert: readsIgnoredInsert)
         })
     }
   }
@@ -58,10 +60,15 @@ extension MutablePersistableRecord {
   /// The INSERT, without callbacks; with a selection, `read` receives the
   /// stored row: the row RETURNING gives, where the statement holds it, or
   /// the row read again in the insert's savepoint, once that is committed.
+  /// An insert that the conflict resolution ignores throws
+  /// ``RecordError/recordNotFound(databaseTableName:key:)``; with
+  /// `readsIgnoredInsert`, `read` receives ``Row/nothingStored`` instead (the
+  /// `fetch:` forms hand their closure a statement that yields no row, as
+  /// GRDB does).
   @usableFromInline
   func insertAction(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
-    selection: [any SQLSelectable]?, read: (Row) throws -> Void
+    selection: [any SQLSelectable]?, read: (Row) throws -> Void, readsIgnoredInsert: Bool = false
   ) throws -> InsertOutcome {
     let container = try persistenceContainer()
     guard let selection else {
@@ -70,17 +77,27 @@ extension MutablePersistableRecord {
     if try db.canUseReturning(forTable: Self.databaseTableName) {
       // The values of the RETURNING clause are those of this call's
       // selection: two selections may render the same SQL with other values.
-      let returning = try db.withRecordStatements { try $0.returningClause(selection, db) }
+      let returning = try db.withRecordStatements {
+        try $0.returningClause(selection, of: Self.self, db)
+      }
       let inserted = try performInsert(
         db, container: copy container, onConflict: conflictResolution, returning: returning, read: read)
-      guard !inserted.ignored else { throw try recordNotFound(db, container) }
+      if inserted.ignored {
+        guard readsIgnoredInsert else { throw try recordNotFound(db, container) }
+        try read(Row.nothingStored)
+      }
       return inserted
     }
     var outcome: InsertOutcome?
     var row: Row?
     try db.inSavepoint {
       let inserted = try performInsert(db, container: copy container, onConflict: conflictResolution)
-      guard !inserted.ignored else { throw try recordNotFound(db, container) }
+      if inserted.ignored {
+        guard readsIgnoredInsert else { throw try recordNotFound(db, container) }
+        row = Row.nothingStored
+        outcome = inserted
+        return .commit
+      }
       row = try Self.refetch(db, success: inserted.success, selection: selection)
       if row == nil { throw try recordNotFound(db, container) }
       outcome = inserted

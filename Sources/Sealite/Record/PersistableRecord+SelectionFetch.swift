@@ -7,8 +7,10 @@
 
 extension Database {
   /// A statement that yields `row` (its columns, names and values), for the
-  /// `fetch` closure of a selection …AndFetch method.
+  /// `fetch` closure of a selection …AndFetch method; one that yields no row
+  /// for ``Row/nothingStored`` (an insert the conflict resolution ignored).
   func statementYielding(_ row: Row) throws -> Statement {
+    if row === Row.nothingStored { return try cachedStatement(sql: "SELECT NULL WHERE 0") }
     let columns = row.columnNames.map { "? AS \($0.quotedDatabaseIdentifier)" }
     let statement = try cachedStatement(sql: "SELECT " + columns.joined(separator: ", "))
     try statement.setArguments(StatementArguments(row.databaseValues))
@@ -46,9 +48,9 @@ extension MutablePersistableRecord {
   ///       try Int.fetchOne(statement)!
   ///     }
   ///
-  /// Values set by defaults, triggers or generated columns are included. An
-  /// insert ignored by `onConflict: .ignore` throws
-  /// ``RecordError/recordNotFound(databaseTableName:key:)``.
+  /// Values set by defaults, triggers or generated columns are included. When
+  /// the conflict resolution ignores the insert (`onConflict: .ignore`), the
+  /// statement yields no row, as in GRDB: `try Int.fetchOne(statement)` is nil.
   ///
   /// - parameters:
   ///   - db: the connection to write with.
@@ -62,7 +64,9 @@ extension MutablePersistableRecord {
   ) throws -> T {
     precondition(!selection.isEmpty, "Invalid empty selection")
     return try db.fetchingReturnedRow(fetch) { read in
-      try insertWithCallbacks(db, onConflict: conflictResolution, selection: selection, read: read).recycle()
+      try insertWithCallbacks(
+        db, onConflict: conflictResolution, selection: selection, read: read, readsIgnoredInsert: true
+      ).recycle()
     }
   }
 
@@ -237,8 +241,9 @@ extension PersistableRecord {
     precondition(!selection.isEmpty, "Invalid empty selection")
     var copy = self
     return try db.fetchingReturnedRow(fetch) { read in
-      try copy.insertWithCallbacks(db, onConflict: conflictResolution, selection: selection, read: read)
-        .recycle()
+      try copy.insertWithCallbacks(
+        db, onConflict: conflictResolution, selection: selection, read: read, readsIgnoredInsert: true
+      ).recycle()
     }
   }
 
@@ -275,4 +280,10 @@ extension PersistableRecord {
         .recycle()
     }
   }
+}
+
+extension Row {
+  /// What an insert that its conflict resolution ignored hands the reader of
+  /// a `fetch:` form: no stored row. Recognized by identity, never read.
+  static let nothingStored = Row()
 }

@@ -139,7 +139,7 @@ extension MutablePersistableRecord {
       sql += " DEFAULT VALUES"
     } else {
       let columnList = columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")
-      let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+      let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ",")
       sql += " (\(columnList)) VALUES (\(placeholders))"
     }
     if let returning { sql += " RETURNING " + returning }
@@ -185,7 +185,7 @@ extension MutablePersistableRecord {
     // The values of the RETURNING clause are those of this call's selection
     // (see performInsert).
     let (returningSQL, returningArguments) = try db.withRecordStatements {
-      try $0.returningClause(returning, db)
+      try $0.returningClause(returning, of: Self.self, db)
     }
     let update = try updateStatement(
       db, container: container, columns: columns, resolution: resolution, returning: returningSQL)
@@ -259,8 +259,8 @@ extension MutablePersistableRecord {
       updated = keyColumns
     }
     let table = Self.databaseTableName.quotedDatabaseIdentifier
-    let assignments = updated.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
-    let condition = keyColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
+    let assignments = updated.map { "\($0.quotedDatabaseIdentifier)=?" }.joined(separator: ", ")
+    let condition = keyColumns.map { "\($0.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
     var sql = "UPDATE \(resolution.orClause)\(table) SET \(assignments) WHERE \(condition)"
     if let returning { sql += " RETURNING " + returning }
     let indexes = (updated + keyColumns).map { container.index(of: $0) }

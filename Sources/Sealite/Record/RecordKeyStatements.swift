@@ -15,8 +15,9 @@ final class RecordKeyStatements {
   /// The indexes of the key's values in a container, in the key's order;
   /// nil when the record does not encode a column of the key.
   let keyIndexes: [Int]?
-  /// The table and the WHERE clause on its key (`"id" = ?`), for the
-  /// statements made on first use.
+  /// The table and the WHERE clause on its key, for the statements made on
+  /// first use: `"id"=?` for a record's own (GRDB's record SQL), `"id" = ?`
+  /// for a key given as a value (GRDB's query interface SQL).
   private let table: String
   private let keyCondition: String
   // Unchecked exclusivity: one connection's state, used by one access at a
@@ -31,11 +32,12 @@ final class RecordKeyStatements {
 
   /// The statements of `table`, whose primary key is `primaryKey`, for
   /// values where `positions` says (see ``positions``).
-  private init(table: String, primaryKey: RecordPrimaryKey, positions: [Int?]) {
+  private init(table: String, primaryKey: RecordPrimaryKey, positions: [Int?], equality: String = "=") {
     self.table = table
     self.positions = positions
     keyIndexes = positions.contains(nil) ? nil : positions.compactMap { $0 }
-    keyCondition = primaryKey.columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
+    keyCondition = primaryKey.columns.map { "\($0.quotedDatabaseIdentifier)\(equality)?" }
+      .joined(separator: " AND ")
     keyIsRowID = primaryKey.rowIDColumn != nil || primaryKey.isHiddenRowID
   }
 
@@ -51,7 +53,7 @@ final class RecordKeyStatements {
   /// The statements of `table` for a key given as one value
   /// (`deleteOne(db, key:)`): the key is the only value.
   convenience init(table: String, singleColumnKey primaryKey: RecordPrimaryKey) {
-    self.init(table: table, primaryKey: primaryKey, positions: [0])
+    self.init(table: table, primaryKey: primaryKey, positions: [0], equality: " = ")
   }
 
   /// Whether `container` holds a value that is not NULL for a column of the
@@ -161,14 +163,18 @@ extension Database {
   }
 
   /// The key statements of `table` for a key given as one value
-  /// (`exists(db, key:)`, `deleteOne(db, key:)`), kept with those of the
-  /// records that encode the key's column alone; throws the misuse error of
-  /// a composite primary key.
+  /// (`exists(db, key:)`, `deleteOne(db, key:)`), kept beside those of the
+  /// records (their SQL is spaced as GRDB's query interface writes it);
+  /// throws the misuse error of a composite primary key.
   func singleKeyStatements(_ table: String) throws -> RecordKeyStatements {
     let primaryKey = try recordPrimaryKey(table)
     let column = try primaryKey.singleColumn(of: table)
     return try withRecordStatements { cache in
-      let key = RecordColumnsKey(table: table, columns: [column])
+      // The key column twice: no record's columns (a container names each
+      // column once) are this key, so a record that encodes its key column
+      // alone keeps its own statements, and the records' lookups pay for no
+      // other check.
+      let key = RecordColumnsKey(table: table, columns: [column, column])
       if let found = cache.keyStatements.value(for: key) { return found }
       let statements = RecordKeyStatements(table: table, singleColumnKey: primaryKey)
       cache.keyStatements.set(statements, for: key)

@@ -53,20 +53,36 @@ final class RecordStatementCache: ConnectionState {
     otherReturnedRowDecodings.removeAll()
   }
 
-  /// The SQL of `selection` in a RETURNING clause, and the values it binds.
-  /// A record type's `databaseSelection` is usually one constant array: the
-  /// last one rendered is found again by its storage, which the cache keeps
-  /// alive so that no other array can be given the same storage.
-  func returningClause(_ selection: [any SQLSelectable], _ db: Database) throws -> (
-    sql: String, arguments: [DatabaseValue]
-  ) {
+  /// The SQL of `selection` in a RETURNING clause of a write of `recordType`
+  /// to its table, and the values it binds. The selection is rendered as one
+  /// of the table's requests renders it (`.allColumns(excluding:)` names the
+  /// table's other columns). A record type's `databaseSelection` is usually
+  /// one constant array: the last one rendered is found again by its storage,
+  /// which the cache keeps alive so that no other array can be given the same
+  /// storage. A selection whose SQL depends on the table is not kept (another
+  /// record type may give the same array), and the table's name is asked for
+  /// only when the SQL is rendered: a name kept and compared at each call
+  /// cost every `upsertAndFetch` two atomic operations.
+  func returningClause(
+    _ selection: [any SQLSelectable], of recordType: any TableRecord.Type, _ db: Database
+  ) throws -> (sql: String, arguments: [DatabaseValue]) {
     if let lastReturning, lastReturning.renders(selection) {
       return (lastReturning.sql, lastReturning.arguments)
     }
+    let table = recordType.databaseTableName
     let context = SQLGenerationContext(db: db)
-    let sql = try selection.map { try $0.sqlSelection.sql(context) }.joined(separator: ", ")
+    let alias = SQLTableAlias(tableName: table)
+    context.register(alias, tableName: table)
+    let selections = selection.map { $0.sqlSelection }
+    let sql = try selections.map { try $0.qualified(with: alias).sql(context) }.joined(separator: ", ")
     let arguments = context.arguments?.values ?? []
-    lastReturning = RenderedSelection(selection: selection, sql: sql, arguments: arguments)
+    let dependsOnTable = selections.contains {
+      if case .allColumnsExcluding = $0.impl { return true }
+      return false
+    }
+    if !dependsOnTable {
+      lastReturning = RenderedSelection(selection: selection, sql: sql, arguments: arguments)
+    }
     return (sql, arguments)
   }
 }

@@ -219,7 +219,7 @@ extension MutablePersistableRecord {
       var returning = ""
       var returningArguments: [DatabaseValue] = []
       if !selection.isEmpty {
-        (returning, returningArguments) = try cache.returningClause(selection, db)
+        (returning, returningArguments) = try cache.returningClause(selection, of: Self.self, db)
       }
       let key = RecordUpsertKey(
         table: Self.databaseTableName, columns: container.columns, conflictTarget: plan.conflictTarget,
@@ -252,7 +252,7 @@ extension MutablePersistableRecord {
       sql += " DEFAULT VALUES"
     } else {
       sql += " (\(container.columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))"
-      let placeholders = Array(repeating: "?", count: container.columns.count).joined(separator: ", ")
+      let placeholders = Array(repeating: "?", count: container.columns.count).joined(separator: ",")
       sql += " VALUES (\(placeholders))"
     }
     sql += " ON CONFLICT"

@@ -156,13 +156,19 @@ public final class ColumnDefinition {
       if let onConflict = primaryKey.onConflict { parts.append("ON CONFLICT \(onConflict.rawValue)") }
       if primaryKey.autoincrement { parts.append("AUTOINCREMENT") }
     }
+    // ABORT, SQLite's default, is not written for NOT NULL and UNIQUE, as GRDB
+    // writes them (a primary key writes every resolution it is given).
     if let notNull {
       parts.append("NOT NULL")
-      if let onConflict = notNull.onConflict { parts.append("ON CONFLICT \(onConflict.rawValue)") }
+      if let onConflict = notNull.onConflict, onConflict != .abort {
+        parts.append("ON CONFLICT \(onConflict.rawValue)")
+      }
     }
     if let unique {
       parts.append("UNIQUE")
-      if let onConflict = unique.onConflict { parts.append("ON CONFLICT \(onConflict.rawValue)") }
+      if let onConflict = unique.onConflict, onConflict != .abort {
+        parts.append("ON CONFLICT \(onConflict.rawValue)")
+      }
     }
     for check in checks { parts.append("CHECK (\(try check.schemaSQL()))") }
     if let defaultExpression {

@@ -229,10 +229,13 @@ extension Database {
     try execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
   }
 
-  /// Drops the index named `index_<table>_on_<columns>`, made by
-  /// ``create(indexOn:columns:options:condition:)``.
+  /// Drops the index of `table` on exactly `columns`, in order (names compared
+  /// without case), whatever its name, if exactly one such index exists; does
+  /// nothing otherwise, as GRDB does.
   public func drop(indexOn table: String, columns: [String]) throws {
-    try drop(index: Database.defaultIndexName(table: table, columns: columns))
+    let wanted = columns.map { $0.lowercased() }
+    let matching = try indexes(on: table).filter { $0.columns.map { $0.lowercased() } == wanted }
+    if matching.count == 1 { try drop(index: matching[0].name) }
   }
 
   static func defaultIndexName(table: String, columns: [String]) -> String {

@@ -81,6 +81,28 @@ struct DatabaseErrorTests {
     #expect(!(ResultCode.SQLITE_CONSTRAINT_UNIQUE ~= DatabaseError(resultCode: .SQLITE_CONSTRAINT_CHECK)))
   }
 
+  @Test("ResultCode patterns match codes: a primary code its extended codes, an extended code itself")
+  func resultCodePatternsMatchCodes() {
+    #expect(ResultCode.SQLITE_CONSTRAINT ~= ResultCode.SQLITE_CONSTRAINT)
+    #expect(ResultCode.SQLITE_CONSTRAINT ~= ResultCode.SQLITE_CONSTRAINT_FOREIGNKEY)
+    #expect(ResultCode.SQLITE_CONSTRAINT_FOREIGNKEY ~= ResultCode.SQLITE_CONSTRAINT_FOREIGNKEY)
+    #expect(!(ResultCode.SQLITE_CONSTRAINT_FOREIGNKEY ~= ResultCode.SQLITE_CONSTRAINT))
+    #expect(!(ResultCode.SQLITE_TOOBIG ~= ResultCode.SQLITE_CONSTRAINT))
+    // `==` stays exact: a primary code is not equal to its extended codes.
+    #expect(ResultCode.SQLITE_CONSTRAINT != ResultCode.SQLITE_CONSTRAINT_CHECK)
+    func kind(_ code: ResultCode) -> String {
+      switch code {
+      case .SQLITE_CONSTRAINT_FOREIGNKEY: return "foreign key"
+      case .SQLITE_CONSTRAINT: return "other constraint"
+      default: return "other"
+      }
+    }
+    #expect(kind(.SQLITE_CONSTRAINT_FOREIGNKEY) == "foreign key")
+    #expect(kind(.SQLITE_CONSTRAINT_CHECK) == "other constraint")
+    #expect(kind(.SQLITE_CONSTRAINT) == "other constraint")
+    #expect(kind(.SQLITE_TOOBIG) == "other")
+  }
+
   @Test("a failed write leaves the database as it was", arguments: Store.allCases)
   fileprivate func failedWriteChangesNothing(store: Store) throws {
     let directory = TemporaryDirectory()

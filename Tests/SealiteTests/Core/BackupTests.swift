@@ -96,4 +96,19 @@ struct BackupTests {
     }
     #expect(try itemCount(destination) == 1)
   }
+
+  @Test("An error thrown by the last progress report, once the copy is complete, is ignored, as in GRDB")
+  func errorAfterCompletion() throws {
+    struct Stop: Error {}
+    let directory = TemporaryDirectory()
+    let source = try makeSource(directory.path("source.sqlite"), Configuration())
+    let destination = try makeSource(directory.path("copy.sqlite"), Configuration(), count: 1)
+    let reports = Shared(0)
+    try source.backup(to: destination, pagesPerStep: 5) { progress in
+      reports.update { $0 += 1 }
+      if progress.isCompleted { throw Stop() }
+    }
+    #expect(reports.value > 1)
+    #expect(try itemCount(destination) == 200)
+  }
 }

@@ -55,6 +55,17 @@ struct QueryExpressionTests {
     }
   }
 
+  @Test("Two columns compare in SQL, not as Swift values: a column is not Equatable, as in GRDB")
+  func columnComparisons() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      // NULL = NULL is not true: player 3, without a score, is not selected.
+      #expect(try ids(db, Column("score") == Column("score")) == [1, 2, 4, 5])
+      #expect(try ids(db, Column("name") != Column("name")) == [])
+      #expect(try ids(db, Column("nickname") == Column("nickname") && Column("score") > 0) == [1, 5])
+    }
+  }
+
   @Test("== nil and != nil are IS NULL and IS NOT NULL; === is IS")
   func nullComparisons() throws {
     let dbQueue = try makeDatabase()

@@ -168,6 +168,40 @@ struct RecordConflictPolicyTests {
     }
   }
 
+  @Test("An ignored insertAndFetch hands its fetch closure a statement without a row, as GRDB does")
+  func ignoredInsertAndFetchStatement() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.write { (db: Database) throws in
+      var team = Team(name: "Red")
+      let motto = try team.insertAndFetch(db, onConflict: .ignore, selection: [Column("motto")]) {
+        try String.fetchOne($0)
+      }
+      #expect(motto == nil)
+      #expect(team.didInsertCount == 0)
+      #expect(team.id == nil)
+      let rows = try team.insertAndFetch(
+        db, onConflict: .ignore, selection: [Column("motto"), Column("name")]
+      ) {
+        try Row.fetchAll($0)
+      }
+      #expect(rows.isEmpty)
+      #expect(team.id == nil)
+      // saveAndFetch still throws (see "Differences from GRDB").
+      #expect(throws: RecordError.self) {
+        try team.saveAndFetch(db, onConflict: .ignore, selection: [Column("motto")]) {
+          try String.fetchOne($0)
+        }
+      }
+      #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM team") == 1)
+      var blue = Team(name: "Blue")
+      let blueName = try blue.insertAndFetch(db, onConflict: .ignore, fetch: { try String.fetchOne($0) }) {
+        _ in [Column("name")]
+      }
+      #expect(blueName == "Blue")
+      #expect(blue.id != nil)
+    }
+  }
+
   @Test("A type-wide ignore policy skips conflicting inserts without calling didInsert")
   func ignorePerType() throws {
     let dbQueue = try makeDatabase()

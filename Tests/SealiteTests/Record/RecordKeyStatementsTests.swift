@@ -77,13 +77,13 @@ struct RecordKeyStatementsTests {
         for id in 2...4 { found.append(try Counter(id: Int64(id), name: "", hits: 0).exists(db)) }
       }
       #expect(found == [true, true, false])
-      #expect(exists == Array(repeating: "SELECT 1 FROM \"counter\" WHERE \"id\" = ?", count: 3))
+      #expect(exists == Array(repeating: "SELECT 1 FROM \"counter\" WHERE \"id\"=?", count: 3))
       var deleted: [Bool] = []
       let delete = try capturedSQL(db) {
         for id in [2, 2, 3] { deleted.append(try Counter(id: Int64(id), name: "", hits: 0).delete(db)) }
       }
       #expect(deleted == [true, false, true])
-      #expect(delete == Array(repeating: "DELETE FROM \"counter\" WHERE \"id\" = ?", count: 3))
+      #expect(delete == Array(repeating: "DELETE FROM \"counter\" WHERE \"id\"=?", count: 3))
       #expect(try Counter.fetchAll(db) == [Counter(id: 1, name: "c1", hits: 1)])
     }
   }
@@ -222,11 +222,13 @@ struct RecordKeyStatementsTests {
         results.append(try Counter.deleteOne(db, key: Int?.none))
       }
       #expect(results == [true, false, true, false, false, false, false])
+      // A key given as a value is written as GRDB's query interface writes
+      // it; a record's own statements as GRDB's record SQL (`"id"=?`).
       let exists = "SELECT 1 FROM \"counter\" WHERE \"id\" = ?"
       let delete = "DELETE FROM \"counter\" WHERE \"id\" = ?"
       #expect(statements == [exists, exists, delete, delete, exists])
       #expect(try Counter.fetchAll(db).map(\.id) == [1, 3])
-      // A record of the key's column alone shares the table's key statements.
+      // A record of the key's column alone runs its own statements, and finds the same rows.
       #expect(try KeyOnly(id: 3).exists(db) && KeyOnly(id: 3).delete(db) && !Counter.exists(db, key: 3))
     }
   }

@@ -94,6 +94,34 @@ struct RecordSelectionFetchTests {
   }
 
   @Test(
+    "A selection of all columns but some names the record table's other columns",
+    arguments: RecordAPIWriter.allCases)
+  func allColumnsExcluding(_ writer: RecordAPIWriter) throws {
+    try writer.run(setUp: schema) { (dbWriter: any DatabaseWriter) throws in
+      try dbWriter.write { (db: Database) throws in
+        var player = Player(id: nil, name: "Arthur", score: 10)
+        let inserted = try player.insertAndFetch(db, selection: [.allColumns(excluding: ["score", "name"])]) {
+          try Row.fetchOne($0)!
+        }
+        #expect(inserted.columnNames == ["id", "bonus"])
+        #expect(inserted["bonus"] as Int? == 5)
+        player.score = 11
+        let saved = try player.saveAndFetch(db, selection: [.allColumns(excluding: ["id"])]) {
+          try Row.fetchOne($0)!
+        }
+        #expect(saved.columnNames == ["name", "score", "bonus"])
+        #expect(saved["score"] as Int? == 11)
+        // The same selection, another table: its own columns.
+        let event = Event(id: 3, title: "launch")
+        let stored = try event.insertAndFetch(db, selection: [.allColumns(excluding: ["id"])]) {
+          try Row.fetchOne($0)!
+        }
+        #expect(stored.columnNames == ["title", "createdAt", "stamp"])
+      }
+    }
+  }
+
+  @Test(
     "insertAndFetch(_:fetch:select:) selects from the record's columns", arguments: RecordAPIWriter.allCases)
   func insertAndFetchSelect(_ writer: RecordAPIWriter) throws {
     try writer.run(setUp: schema) { (dbWriter: any DatabaseWriter) throws in
@@ -115,17 +143,20 @@ struct RecordSelectionFetchTests {
   }
 
   @Test(
-    "An insert ignored by its conflict resolution throws recordNotFound", arguments: RecordAPIWriter.allCases)
+    "An insert ignored by its conflict resolution gives fetch a statement without a row; as: throws recordNotFound",
+    arguments: RecordAPIWriter.allCases)
   func insertAndFetchIgnored(_ writer: RecordAPIWriter) throws {
     try writer.run(setUp: schema) { (dbWriter: any DatabaseWriter) throws in
       try dbWriter.write { (db: Database) throws in
         var first = Player(id: 1, name: "Arthur", score: 1)
         try first.insert(db)
         var duplicate = Player(id: 1, name: "Other", score: 2)
+        let score = try duplicate.insertAndFetch(db, onConflict: .ignore, selection: [Column("score")]) {
+          try Int.fetchOne($0)
+        }
+        #expect(score == nil)
         #expect(throws: RecordError.self) {
-          try duplicate.insertAndFetch(db, onConflict: .ignore, selection: [Column("score")]) {
-            try Int.fetchOne($0)
-          }
+          try duplicate.insertAndFetch(db, onConflict: .ignore, as: PlayerInfo.self)
         }
         #expect(try PlayerInfo.fetchOne(db, key: 1)?.name == "Arthur")
       }
@@ -171,7 +202,7 @@ struct RecordSelectionFetchTests {
           let info = try player.updateAndFetch(db, selection: [AllColumns()]) { try PlayerInfo.fetchOne($0) }
           #expect(info == PlayerInfo(id: 1, name: "Arthur II", score: 11, bonus: 5))
         }
-        #expect(sql.count == 1 && sql[0].contains("\"name\" = ?") && sql[0].contains("\"score\" = ?"))
+        #expect(sql.count == 1 && sql[0].contains("\"name\"=?") && sql[0].contains("\"score\"=?"))
 
         player.name = "Ignored"
         player.score = 12
@@ -184,7 +215,7 @@ struct RecordSelectionFetchTests {
           #expect(row["name"] as String? == "Arthur II")
           #expect(row["score"] as Int? == 12)
         }
-        #expect(sql.count == 1 && sql[0].contains("\"score\" = ?") && !sql[0].contains("\"name\" = ?"))
+        #expect(sql.count == 1 && sql[0].contains("\"score\"=?") && !sql[0].contains("\"name\"=?"))
 
         player.score = 13
         let score = try player.updateAndFetch(
@@ -235,7 +266,7 @@ struct RecordSelectionFetchTests {
         #expect(stored == Player(id: 1, name: "Arthur", score: 15))
         #expect(player.score == 15)
         #expect(sql.count == 1)
-        #expect(sql[0].contains("SET \"score\" = ?") && !sql[0].contains("\"name\" = ?"))
+        #expect(sql[0].contains("SET \"score\"=?") && !sql[0].contains("\"name\"=?"))
 
         let info = try player.updateChangesAndFetch(db, as: PlayerInfo.self) { $0.name = "Arthur II" }
         #expect(info == PlayerInfo(id: 1, name: "Arthur II", score: 15, bonus: 5))

@@ -63,7 +63,7 @@ struct RecordStatementCacheTests {
         // The emulation: a lookup, then the update, in a savepoint.
         #expect(upsert.contains { $0.hasPrefix("SAVEPOINT") }, "\(upsert)")
       }
-      #expect(update == ["UPDATE \"counter\" SET \"name\" = ?, \"hits\" = ? WHERE \"id\" = ?"])
+      #expect(update == ["UPDATE \"counter\" SET \"name\"=?, \"hits\"=? WHERE \"id\"=?"])
       #expect(save == update)
       let stored = try Counter.fetchOne(db, key: 1)
       #expect(stored == Counter(id: 1, name: "e", hits: 7))
@@ -229,8 +229,8 @@ struct RecordStatementCacheTests {
           Counter(id: 1, name: "u1", hits: 0), Counter(id: 2, name: "u2", hits: 0),
           Counter(id: 3, name: "u3", hits: 0),
         ])
-      let insert = "INSERT INTO \"counter\" (\"id\", \"name\", \"hits\") VALUES (?, ?, ?) RETURNING *"
-      let update = "UPDATE \"counter\" SET \"name\" = ?, \"hits\" = ? WHERE \"id\" = ? RETURNING *"
+      let insert = "INSERT INTO \"counter\" (\"id\", \"name\", \"hits\") VALUES (?,?,?) RETURNING *"
+      let update = "UPDATE \"counter\" SET \"name\"=?, \"hits\"=? WHERE \"id\"=? RETURNING *"
       #expect(statements == [insert, insert, update, update, update])
     }
   }

@@ -66,6 +66,28 @@ struct SchemaCreateTableTests {
     }
   }
 
+  @Test("NOT NULL and UNIQUE write their conflict resolution but ABORT; a check compares columns")
+  func columnConflictResolutionsAndColumnChecks() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in
+      try db.create(table: "test") { t in
+        t.column("a", .integer).notNull(onConflict: .abort).unique(onConflict: .abort)
+        t.column("b", .integer).notNull(onConflict: .rollback).unique(onConflict: .replace)
+        t.column("c", .integer).notNull()
+        t.column("d", .integer).check { $0 != Column("c") }
+      }
+      #expect(
+        try storedSQL(db, "test")
+          == #"CREATE TABLE "test" ("a" INTEGER NOT NULL UNIQUE, "#
+          + #""b" INTEGER NOT NULL ON CONFLICT ROLLBACK UNIQUE ON CONFLICT REPLACE, "c" INTEGER NOT NULL, "#
+          + #""d" INTEGER CHECK ("d" <> "c"))"#)
+      try db.execute(sql: "INSERT INTO test (a, b, c, d) VALUES (1, 1, 1, 2)")
+      #expect(throws: DatabaseError.self) {
+        try db.execute(sql: "INSERT INTO test (a, b, c, d) VALUES (2, 2, 3, 3)")
+      }
+    }
+  }
+
   @Test("Values in defaults and checks become SQL literals, since DDL takes no arguments")
   func inlinedValues() throws {
     let dbQueue = try DatabaseQueue()

@@ -46,6 +46,34 @@ struct SchemaIndexAndViewTests {
     }
   }
 
+  @Test("drop(indexOn:columns:) drops the one index on those columns, whatever its name, as GRDB does")
+  func dropIndexOnColumns() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in
+      try db.create(table: "test") { t in
+        t.primaryKey("id", .integer)
+        t.column("a", .text)
+        t.column("b", .text)
+        t.column("c", .text)
+      }
+      try db.create(index: "custom_a", on: "test", columns: ["a"])
+      try db.create(index: "custom_ab", on: "test", columns: ["a", "b"])
+      try db.create(indexOn: "test", columns: ["c"])
+      let statements = try capturedSQL(db) {
+        try db.drop(indexOn: "test", columns: ["a"])
+        // Table and column names are compared without case.
+        try db.drop(indexOn: "TEST", columns: ["A", "B"])
+        try db.drop(indexOn: "test", columns: ["c"])
+      }
+      #expect(
+        statements.filter { $0.hasPrefix("DROP") }
+          == [#"DROP INDEX "custom_a""#, #"DROP INDEX "custom_ab""#, #"DROP INDEX "index_test_on_c""#])
+      #expect(try db.indexes(on: "test").isEmpty)
+      // No index on those columns: nothing is dropped, and nothing is thrown.
+      try db.drop(indexOn: "test", columns: ["b"])
+    }
+  }
+
   @Test("Tables are renamed and dropped")
   func renameAndDropTable() throws {
     let dbQueue = try DatabaseQueue()
