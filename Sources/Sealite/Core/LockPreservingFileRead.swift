@@ -139,10 +139,11 @@ private struct DescriptorTable: Sendable {
   /// Takes out what is retired, unused, and on a file this process holds no
   /// lock on, for the caller to close: closing it releases nothing.
   mutating func takeClosable() -> [@Sendable () -> Void] {
-    guard retired.contains(where: { $0.users == 0 }) else { return [] }
+    let unused = Set(retired.filter { $0.users == 0 }.map(\.id))
+    guard !unused.isEmpty, let locked = ProcessLocks.lockedFiles(among: unused) else { return [] }
     var closable: [@Sendable () -> Void] = []
     retired.removeAll { file in
-      guard file.users == 0, ProcessLocks.holdsLock(on: file.id) == false else { return false }
+      guard file.users == 0, !locked.contains(file.id) else { return false }
       closable.append(file.close)
       return true
     }
@@ -180,33 +181,36 @@ enum ProcessLocks {
     }
   }
 
-  /// Whether this process holds a POSIX lock on `file`; nil if that can not
-  /// be told (then the file counts as locked).
+  /// Those of `files` on which this process holds a POSIX lock; nil if that
+  /// can not be told (then every file counts as locked). One listing of the
+  /// process's descriptors answers for all of them.
   ///
   /// The kernel lists a lock with the descriptor it was taken through
   /// (`/proc/self/fdinfo/N`): the lock lines of this process's descriptors
-  /// of the file, each list read whole, are all its locks on that file, and
+  /// of a file, each list read whole, are all its locks on that file, and
   /// no descriptor of it means no lock. `/proc/locks`, read before, lists
   /// the locks of every process on the system, in chunks: a lock taken or
   /// released by any process between two chunks could hide one of ours, and
   /// a descriptor was then closed under it.
-  static func holdsLock(on file: FileID) -> Bool? {
+  static func lockedFiles(among files: Set<FileID>) -> Set<FileID>? {
     guard let directory = opendir("/proc/self/fd") else { return nil }
     defer { closedir(directory) }
     let listing = dirfd(directory)
+    var locked = Set<FileID>()
     while let entry = readdir(directory) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
         String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
       }
       guard let descriptor = Int32(name), descriptor != listing else { continue }
       var status = stat()
-      guard fstat(descriptor, &status) == 0, FileID(UInt64(status.st_dev), UInt64(status.st_ino)) == file
-      else { continue }
+      guard fstat(descriptor, &status) == 0 else { continue }
+      let file = FileID(UInt64(status.st_dev), UInt64(status.st_ino))
+      guard files.contains(file), !locked.contains(file) else { continue }
       // A descriptor closed meanwhile took its locks with it.
       guard let info = readSmallFile("/proc/self/fdinfo/\(descriptor)") else { continue }
-      if info.hasPrefix("lock:") || info.contains("\nlock:") { return true }
+      if info.hasPrefix("lock:") || info.contains("\nlock:") { locked.insert(file) }
     }
-    return false
+    return locked
   }
 
   private static func readSmallFile(_ path: String) -> String? {
