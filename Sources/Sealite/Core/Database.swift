@@ -382,6 +382,13 @@ public final class Database {
     isComputingRegion || executionObserver?.recordsSelectedRegion == true
   }
 
+  /// Tells the observer that records the region of a tracked fetch that the
+  /// fetch depends on `tables`, whether or not a statement reads them.
+  func recordTablesRead(_ tables: [String]) {
+    guard let executionObserver, executionObserver.recordsSelectedRegion else { return }
+    executionObserver.recordTablesRead(tables)
+  }
+
   static func trimmed(_ sql: String) -> String {
     sql.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ";")))
   }

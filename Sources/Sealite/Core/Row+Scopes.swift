@@ -64,14 +64,14 @@ extension Row {
   public struct ScopesTreeView: Sendable {
     let row: Row
 
-    /// Every scope name in the tree, breadth first.
-    public var names: [String] {
-      var result: [String] = []
+    /// Every scope name in the tree (a set, as GRDB gives them).
+    public var names: Set<String> {
+      var result: Set<String> = []
       var queue = [row]
       while !queue.isEmpty {
         let current = queue.removeFirst()
         for (name, scope) in current.extras?.scopes ?? [] {
-          result.append(name)
+          result.insert(name)
           queue.append(scope)
         }
       }
@@ -95,19 +95,48 @@ extension Row {
   /// The rows of included to-one associations at any depth.
   public var scopesTree: ScopesTreeView { ScopesTreeView(row: self) }
 
-  /// The rows of to-many associations included with `including(all:)`.
+  /// The rows of to-many associations included with `including(all:)`, this
+  /// row's own and those of the included to-one associations it scopes, at
+  /// any depth, as GRDB finds them: `authorRow.prefetchedRows["awards"]`
+  /// finds the awards of `Book.including(required: Book.author.including(all: Author.awards))`.
   public struct PrefetchedRowsView: Sendable {
     let row: Row
 
-    /// The association keys.
-    public var keys: [String] { row.extras.map { Array($0.prefetchedRows.keys) } ?? [] }
+    /// The association keys, at any depth.
+    public var keys: Set<String> {
+      var result: Set<String> = []
+      forEachLevel { result.formUnion($0.keys) }
+      return result
+    }
 
-    /// Whether the row has no prefetched rows (no `including(all:)`).
-    public var isEmpty: Bool { row.extras?.prefetchedRows.isEmpty ?? true }
+    /// Whether no rows were prefetched, at any depth.
+    public var isEmpty: Bool {
+      var isEmpty = true
+      forEachLevel { if !$0.isEmpty { isEmpty = false } }
+      return isEmpty
+    }
 
-    /// The rows of an association, or nil if it was not prefetched.
+    /// The rows of an association, or nil if it was not prefetched. This
+    /// row's own come first, then the scopes', breadth first.
     public subscript(_ key: String) -> [Row]? {
-      row.extras?.prefetchedRows[key]
+      if let rows = row.extras?.prefetchedRows[key] { return rows }
+      var result: [Row]?
+      forEachLevel { if result == nil { result = $0[key] } }
+      return result
+    }
+
+    /// Hands `body` the prefetched rows of this row, then of its scopes,
+    /// breadth first.
+    private func forEachLevel(_ body: ([String: [Row]]) -> Void) {
+      guard let extras = row.extras else { return }
+      body(extras.prefetchedRows)
+      var queue = extras.scopes.map(\.1)
+      while !queue.isEmpty {
+        let current = queue.removeFirst()
+        guard let extras = current.extras else { continue }
+        body(extras.prefetchedRows)
+        queue += extras.scopes.map(\.1)
+      }
     }
   }
 

@@ -126,6 +126,12 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
       return "COUNT(*)"
     case .inList(let expression, let list, let negated):
       if list.isEmpty { return negated ? "1" : "0" }
+      if list.count == 1 {
+        // `a = 1`, `a <> 1`: one value is compared, as GRDB writes it.
+        return paren(
+          "\(try expression.sql(context, wrapped: true)) \(negated ? "<>" : "=") \(try list[0].sql(context, wrapped: true))"
+        )
+      }
       let items = try list.map { try $0.sql(context) }.joined(separator: ", ")
       return paren("\(try expression.sql(context, wrapped: true)) \(negated ? "NOT IN" : "IN") (\(items))")
     case .inSubquery(let expression, let subquery, let negated):

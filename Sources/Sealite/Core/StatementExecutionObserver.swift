@@ -20,4 +20,9 @@ protocol StatementExecutionObserver: AnyObject {
   /// (``RowIDRestriction``s narrow it): only then is a run's restriction worth
   /// computing.
   var recordsSelectedRegion: Bool { get }
+  /// Adds whole tables to the recorded region, as if a statement had read
+  /// them: for what a fetch reads only when rows exist (the prefetches of
+  /// `including(all:)` run only when there are origin rows, and a tracked
+  /// fetch must still hear of the first rows of the prefetched tables).
+  func recordTablesRead(_ tables: [String])
 }

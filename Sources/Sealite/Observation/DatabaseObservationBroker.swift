@@ -118,6 +118,11 @@ final class DatabaseObservationBroker: StatementExecutionObserver, ConnectionSta
 
   var recordsSelectedRegion: Bool { recordedRegion != nil }
 
+  func recordTablesRead(_ tables: [String]) {
+    guard recordedRegion != nil else { return }
+    for table in tables { recordedRegion!.formUnion(DatabaseRegion(table: table)) }
+  }
+
   func statementWillExecute(_ statement: Statement, restriction: RowIDRestriction?) throws -> AnyObject? {
     let authorization = statement.authorization
     if recordedRegion != nil {

@@ -24,7 +24,7 @@ public struct AssociationAggregate<RowDecoder>: SQLSpecificExpressible, Sendable
 }
 
 extension AssociationToMany {
-  private var singularKey: String { sqlAssociation.key.aggregateBase }
+  private var singularKey: String { sqlAssociation.key.singular }
 
   private func capitalized(_ name: String) -> String { name.prefix(1).uppercased() + name.dropFirst() }
 

@@ -57,8 +57,9 @@ extension QueryInterfaceRequest {
   /// Keeps the row whose single-column primary key (or rowid) is `key`; a
   /// NULL key selects nothing. A table with a composite primary key throws
   /// a misuse error when the request runs: use key dictionaries there.
-  public consuming func filter(key: some DatabaseValueConvertible) -> Self {
-    filteredByPrimaryKey([key.databaseValue])
+  public consuming func filter<Key: DatabaseValueConvertible>(key: Key) -> Self {
+    if Self._encodesKeys(of: Key.self) { return filteredByEncodedPrimaryKeys([key]) }
+    return filteredByPrimaryKey([key.databaseValue])
   }
 
   /// Keeps the rows whose single-column primary keys (or rowids) are in
@@ -67,7 +68,10 @@ extension QueryInterfaceRequest {
   @inlinable
   public consuming func filter<Keys: Sequence>(keys: Keys) -> Self
   where Keys.Element: DatabaseValueConvertible {
-    filteredByPrimaryKey(keys.map { $0.databaseValue })
+    if Self._encodesKeys(of: Keys.Element.self) {
+      return filteredByEncodedPrimaryKeys(keys.map { $0 as any DatabaseValueConvertible })
+    }
+    return filteredByPrimaryKey(keys.map { $0.databaseValue })
   }
 
   /// The request restricted to the rows whose primary key is one of `keys`.

@@ -37,11 +37,20 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     // The cached statement, unless a cursor is iterating it.
     let (usable, arguments) = try relation.cachedSelectStatement(db, singleResult: singleResult)
     try usable.setArguments(arguments)
+    var restriction: RowIDRestriction?
+    if db.wantsRowIDRestrictions {
+      restriction = try relation.selectedRowIDs(db)
+      if relation.hasPrefetches, !relation.isEmptyByDefinition, restriction?.rowIDs.isEmpty != true {
+        // A tracked fetch depends on the prefetched tables even when no
+        // origin row is found and no prefetch runs: the first child row must
+        // notify. A request that selects no row by its filters (`none()`)
+        // depends on none of them, as in GRDB.
+        db.recordTablesRead(relation.prefetchedTableNames)
+      }
+    }
     return PreparedRequest(
       statement: usable, supplementaryFetch: Self.supplementaryFetch(of: relation),
-      adapter: try relation.scopeLayout(db),
-      restriction: db.wantsRowIDRestrictions ? try relation.selectedRowIDs(db) : nil,
-      rowCountLimit: relation.limit?.limit)
+      adapter: try relation.scopeLayout(db), restriction: restriction, rowCountLimit: relation.limit?.limit)
   }
 
   /// Prefetches of `including(all:)`, set by the association layer.

@@ -70,6 +70,8 @@ extension SQLAssociation {
       if key.contains(where: \.isNull) { continue }
       if seen.insert(key).inserted { originKeys.append(key) }
     }
+    // One key column: its values sorted, as GRDB lists them (`IN (1, 2, 3)`).
+    if originColumns.count == 1 { originKeys.sort { $0[0].precedesInSQLiteOrder($1[0]) } }
 
     var groups: [[DatabaseValue]: [Row]] = [:]
     var chunkStart = 0
@@ -88,18 +90,22 @@ extension SQLAssociation {
     }
   }
 
-  /// The destination rows of one chunk of origin keys, with their key.
+  /// The destination rows of one chunk of origin keys, with their key. Each
+  /// row ends with the key's columns, named `grdb_<column>` as GRDB names
+  /// them: they stay in the rows, as in GRDB's prefetched rows.
   private func fetchChunk(
     _ db: Database, keys: [[DatabaseValue]], keyColumns: [String], watch: SupplementaryRequestWatch?
   ) throws -> [([DatabaseValue], Row)] {
-    var (root, firstAlias) = reversedRelation()
-    // The key columns come right after the destination's own columns, and are
-    // removed from the fetched rows.
-    let keyNames = keyColumns.indices.map { "sealite_prefetch_key_\($0)" }
-    let keySelection = zip(keyColumns, keyNames).map { column, name in
-      SQLSelection(impl: .aliased(SQLExpression(.column(column, alias: firstAlias)), name))
+    let reversed = reversedRelation()
+    // Resolved first: the joins back toward the origin may wait in deferred
+    // edits, and the keys filter one of them.
+    var root = try reversed.root.resolved(db)
+    let firstAlias = reversed.firstAlias
+    root.edit {
+      $0.selection += keyColumns.map { column in
+        SQLSelection(impl: .aliased(SQLExpression(.column(column, alias: firstAlias)), "grdb_" + column))
+      }
     }
-    root.edit { $0.selection += keySelection }
     let keyExpressions = keyColumns.map { SQLExpression(.column($0, alias: firstAlias)) }
     let condition: SQLExpression
     if keyExpressions.count == 1 {
@@ -117,26 +123,46 @@ extension SQLAssociation {
                 empty: "1"))
           }, empty: "0"))
     }
-    root.filters.append(.expression(condition))
-    root = try root.resolved(db)
+    // Through several tables, the keys filter the first one, joined last: in
+    // its ON clause, as GRDB writes it.
+    root.appendFilter(.expression(condition), toTableAliased: firstAlias)
 
     let request = QueryInterfaceRequest<Row>(relation: root)
     if let watch { try watch.willExecute(request, watch.keyPath + [self.key.plural]) }
     let prepared = try request.makePreparedRequest(db, forSingleResult: false)
     let rows = try Row.collectAll(prepared.rowCursor())
     let keyCount = keyColumns.count
-    let stripped: [([DatabaseValue], Row)] = rows.map { row in
-      let values = row.databaseValues
-      let key = Array(values.suffix(keyCount))
-      let base = Row(
-        layout: RowLayout(names: Array(row.columnNames.dropLast(keyCount)), isFetched: true),
-        values: ContiguousArray(values.dropLast(keyCount)))
-      base.extras = row.extras
-      return (key, base)
+    let keyed: [([DatabaseValue], Row)] = rows.map { row in
+      let keyStart = row.count - keyCount
+      return ((keyStart..<row.count).map { row.databaseValue(atUncheckedIndex: $0) }, row)
     }
     // The nested prefetches run unwatched: a watcher that wants them (the
     // dump) runs `request` itself, and meets them as its own.
-    try root.prefetch(db, into: stripped.map(\.1))
-    return stripped
+    try root.prefetch(db, into: rows)
+    return keyed
+  }
+}
+
+extension DatabaseValue {
+  /// SQLite's order of values (NULL, numbers, text by its bytes, blobs by
+  /// theirs), for listing keys in a stable, readable order.
+  fileprivate func precedesInSQLiteOrder(_ other: DatabaseValue) -> Bool {
+    func rank(_ value: DatabaseValue) -> Int {
+      switch value.storage {
+      case .null: 0
+      case .int64, .double: 1
+      case .string: 2
+      case .blob: 3
+      }
+    }
+    switch (storage, other.storage) {
+    case (.int64(let a), .int64(let b)): return a < b
+    case (.double(let a), .double(let b)): return a < b
+    case (.int64(let a), .double(let b)): return Double(a) < b
+    case (.double(let a), .int64(let b)): return a < Double(b)
+    case (.string(let a), .string(let b)): return a.utf8.lexicographicallyPrecedes(b.utf8)
+    case (.blob(let a), .blob(let b)): return a.lexicographicallyPrecedes(b)
+    default: return rank(self) < rank(other)
+    }
   }
 }

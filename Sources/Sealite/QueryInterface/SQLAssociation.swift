@@ -106,31 +106,26 @@ public struct SQLAssociation: Sendable {
 /// The name of an association in rows and records. A default key follows the
 /// destination table name, in the singular where one row is fetched (scopes,
 /// `belongsTo`, `hasOne`) and in the plural where many are (`including(all:)`):
-/// `book` / `books`, `person` / `people`. A key given with `key:` or `forKey(_:)`
-/// is used as is.
+/// `book` / `books`, `person` / `people`. A key given with `key:` or
+/// `forKey(_:)` is used as is in the association's own number, and inflected
+/// in the other, as GRDB does: a to-many association keyed `kittens` is
+/// included as one row under `kitten` (`including(required:)`).
 enum AssociationKey: Sendable {
   case inflected(String)
-  case fixed(String)
+  /// A given key; `isPlural` for a to-many association.
+  case fixed(String, isPlural: Bool)
 
   var singular: String {
     switch self {
     case .inflected(let name): return Inflections.singularize(name)
-    case .fixed(let name): return name
+    case .fixed(let name, let isPlural): return isPlural ? Inflections.singularize(name) : name
     }
   }
 
   var plural: String {
     switch self {
     case .inflected(let name): return Inflections.pluralize(name)
-    case .fixed(let name): return name
-    }
-  }
-
-  /// The base of aggregate names (`bookCount`): singular, also for given keys.
-  var aggregateBase: String {
-    switch self {
-    case .inflected: return singular
-    case .fixed(let name): return Inflections.singularize(name)
+    case .fixed(let name, let isPlural): return isPlural ? name : Inflections.pluralize(name)
     }
   }
 }
@@ -243,7 +238,7 @@ extension Association {
   /// The same association under another name in fetched rows and records.
   public func forKey(_ key: String) -> Self {
     var association = self
-    association.sqlAssociation.key = .fixed(key)
+    association.sqlAssociation.key = .fixed(key, isPlural: association.sqlAssociation.isToMany)
     return association
   }
 

@@ -101,7 +101,9 @@ extension Table {
 
   /// True if a row has the primary key `key`.
   public func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
-    try !filter(key: key).isEmpty(db)
+    // A NULL key selects no row: the database is not asked, as in GRDB.
+    if key.databaseValue.isNull { return false }
+    return try !filter(key: key).isEmpty(db)
   }
 
   /// True if a row has the given key values.
@@ -112,7 +114,8 @@ extension Table {
   /// Deletes the row with primary key `key`; returns whether one was deleted.
   @discardableResult
   public func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
-    try filter(key: key).deleteAll(db) > 0
+    if key.databaseValue.isNull { return false }
+    return try filter(key: key).deleteAll(db) > 0
   }
 
   /// Deletes the row with the given key values; returns whether one was deleted.

@@ -5,7 +5,7 @@ import Foundation
 /// Encodable types get `encode(to:)` for free: each coding key writes the
 /// column of the same name (see ``databaseColumnEncodingStrategy``); nested
 /// Codable values are stored as JSON text, which works on every SQLite.
-public protocol EncodableRecord {
+public protocol EncodableRecord: _DatabasePrimaryKeyEncoder {
   /// Writes the record's columns.
   func encode(to container: inout PersistenceContainer) throws
 
@@ -61,6 +61,20 @@ extension EncodableRecord {
   /// 16-byte blobs.
   public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
     .deferredToUUID
+  }
+
+  /// A Date, UUID or Data key written with the strategy of the primary key
+  /// column, as the record writes it: `filter(id:)` and `deleteOne(_:id:)`
+  /// find the rows the record saved.
+  public static func _primaryKeyValue(_ key: any DatabaseValueConvertible, column: String) throws
+    -> DatabaseValue?
+  {
+    switch key {
+    case let uuid as UUID: return databaseUUIDEncodingStrategy(for: column).encode(uuid)
+    case let date as Date: return databaseDateEncodingStrategy(for: column).encode(date)
+    case let data as Data: return try databaseDataEncodingStrategy(for: column).encode(data)
+    default: return nil
+    }
   }
 
   /// Columns have the names of the coding keys.

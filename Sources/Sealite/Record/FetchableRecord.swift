@@ -386,7 +386,7 @@ extension FetchableRecord where Self: TableRecord {
 
   /// The record with the single-column primary key `key`, or nil.
   public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
-    let value = key.databaseValue
+    let value = try PrimaryKeyEncoding.value(db, key, recordType: Self.self, tableName: databaseTableName)
     if value.isNull { return nil }
     return try fetchOneByPrimaryKey(db, value: value)
   }

@@ -143,7 +143,7 @@ extension TableRecord {
   public static func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
     // The SELECT the connection keeps for the table's key: the request
     // `filter(key:)` would build would be rendered again at each call.
-    let value = key.databaseValue
+    let value = try PrimaryKeyEncoding.value(db, key, recordType: Self.self, tableName: databaseTableName)
     if value.isNull { return false }
     return try db.singleKeyStatements(databaseTableName).rowExists(db, key: value)
   }
@@ -157,7 +157,7 @@ extension TableRecord {
   @discardableResult
   public static func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
     // The DELETE the connection keeps for the table's key (see exists(_:key:)).
-    let value = key.databaseValue
+    let value = try PrimaryKeyEncoding.value(db, key, recordType: Self.self, tableName: databaseTableName)
     if value.isNull { return false }
     return try db.singleKeyStatements(databaseTableName).deleteRow(db, key: value)
   }

@@ -7,6 +7,28 @@ private struct T: TableRecord {
   static let databaseTableName = "t"
 }
 
+private struct Parent: TableRecord {
+  static let databaseTableName = "parent"
+  static let children = hasMany(Child.self)
+}
+
+private struct Child: TableRecord {
+  static let databaseTableName = "child"
+}
+
+/// An empty database of parents and their children.
+private func makeParentsAndChildren() async throws -> DatabaseQueue {
+  let dbQueue = try DatabaseQueue()
+  try await dbQueue.write { db in
+    try db.execute(
+      sql: """
+        CREATE TABLE parent(id INTEGER PRIMARY KEY, name TEXT);
+        CREATE TABLE child(id INTEGER PRIMARY KEY, parentId INTEGER REFERENCES parent(id), name TEXT);
+        """)
+  }
+  return dbQueue
+}
+
 extension ObservationTests {
   /// The region an observation tracks, fetch after fetch.
   @Suite("ValueObservation tracked regions")
@@ -102,6 +124,48 @@ extension ObservationTests {
       } onChange: { _ in
       }
       #expect(regions.value == ["t(id,name)[1]"])
+      withExtendedLifetime(cancellable) {}
+    }
+
+    @Test(
+      "a fetch that includes to-many rows tracks their table before any origin row exists, so that the first children notify",
+      arguments: [true, false])
+    func prefetchedTablesAreTrackedWithoutOriginRows(_ fetchOne: Bool) async throws {
+      let dbQueue = try await makeParentsAndChildren()
+      let request = Parent.including(all: Parent.children.order(Column("id"))).order(Column("id"))
+        .asRequest(of: Row.self)
+      let regions = Shared<[String]>([])
+      let observation = ValueObservation.trackingConstantRegion { db -> [[String]] in
+        let parents = fetchOne ? try request.fetchOne(db).map { [$0] } ?? [] : try request.fetchAll(db)
+        return parents.map { parent in (parent.prefetchedRows["children"] ?? []).map { $0["name"] } }
+      }.handleEvents(willTrackRegion: { region in regions.update { $0.append(region.description) } })
+      let values = Shared<[[[String]]]>([])
+      let cancellable = observation.start(in: dbQueue, scheduling: anyImmediate) { _ in
+      } onChange: { value in
+        values.update { $0.append(value) }
+      }
+      try await dbQueue.writeWithoutTransaction { db in
+        try db.execute(sql: "INSERT INTO parent VALUES (1, 'p')")
+        try db.execute(sql: "INSERT INTO child VALUES (1, 1, 'a')")
+        try db.execute(sql: "UPDATE child SET name = 'b'")
+      }
+      #expect(values.value == [[], [[]], [["a"]], [["b"]]])
+      #expect(regions.value == ["child(*),parent(id,name)"])
+      withExtendedLifetime(cancellable) {}
+    }
+
+    @Test("a request that selects no row by definition (none()) tracks no prefetched table")
+    func noneTracksNoPrefetchedTable() async throws {
+      let dbQueue = try await makeParentsAndChildren()
+      let request = Parent.none().including(all: Parent.children).asRequest(of: Row.self)
+      let regions = Shared<[String]>([])
+      let observation = ValueObservation.trackingConstantRegion { db in try request.fetchAll(db).count }
+        .handleEvents(willTrackRegion: { region in regions.update { $0.append(region.description) } })
+      let cancellable = observation.start(in: dbQueue, scheduling: anyImmediate) { _ in
+      } onChange: { _ in
+      }
+      #expect(regions.value.count == 1)
+      #expect(regions.value.first?.contains("child") == false)
       withExtendedLifetime(cancellable) {}
     }
   }

@@ -28,6 +28,12 @@ private func makeDatabase() throws -> DatabaseQueue {
 }
 
 /// The ids of the players that match a predicate, in id order.
+/// The WHERE clause of the players' request filtered by `predicate`.
+private func whereClause(_ db: Database, _ predicate: SQLExpression) throws -> String {
+  let sql = try capturedSQL(db) { _ = try Row.fetchAll(db, Player.filter(predicate)) }
+  return String(try #require(sql.last?.split(separator: " WHERE ", maxSplits: 1).last))
+}
+
 private func ids(_ db: Database, _ predicate: some SQLExpressible) throws -> [Int64] {
   try Player.filter(predicate).order(Column("id")).select(Column("id"), as: Int64.self).fetchAll(db)
 }
@@ -114,23 +120,35 @@ struct QueryExpressionTests {
     }
   }
 
+  @Test("contains of one value compares with = and <>, of several lists them with IN, as GRDB writes them")
+  func containsOfOneValue() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      #expect(try whereClause(db, ["red"].contains(team)) == #""team" = ?"#)
+      #expect(try whereClause(db, !["red"].contains(team)) == #""team" <> ?"#)
+      #expect(try whereClause(db, !(!["red"].contains(team))) == #""team" = ?"#)
+      #expect(try whereClause(db, [team].contains(team)) == #""team" = "team""#)
+      #expect(try whereClause(db, ["red", "blue"].contains(team)) == #""team" IN (?, ?)"#)
+      #expect(try whereClause(db, [String]().contains(team)) == "0")
+      // The same rows as IN.
+      #expect(try ids(db, ["red"].contains(team)) == [1, 3])
+      #expect(try ids(db, !["red"].contains(team)) == [2, 4, 5])
+    }
+  }
+
   @Test("! negates comparisons, IS NULL, IN, BETWEEN and LIKE with their own operators, as GRDB writes them")
   func negatedOperators() throws {
     let dbQueue = try makeDatabase()
     try dbQueue.read { (db: Database) throws in
-      func whereClause(_ predicate: SQLExpression) throws -> String {
-        let sql = try capturedSQL(db) { _ = try Row.fetchAll(db, Player.filter(predicate)) }
-        return String(try #require(sql.last?.split(separator: " WHERE ", maxSplits: 1).last))
-      }
-      #expect(try whereClause(!(team == "red")) == #""team" <> ?"#)
-      #expect(try whereClause(!(team != "red")) == #""team" = ?"#)
-      #expect(try whereClause(!(score == nil)) == #""score" IS NOT NULL"#)
-      #expect(try whereClause(!(score != nil)) == #""score" IS NULL"#)
-      #expect(try whereClause(!(team === "red")) == #""team" IS NOT ?"#)
-      #expect(try whereClause(!["red", "blue"].contains(team)) == #""team" NOT IN (?, ?)"#)
-      #expect(try whereClause(!(0...150).contains(score)) == #""score" NOT BETWEEN ? AND ?"#)
-      #expect(try whereClause(!name.like("%r%")) == #""name" NOT LIKE ?"#)
-      #expect(try whereClause(!(score > 0)) == #"NOT ("score" > ?)"#)
+      #expect(try whereClause(db, !(team == "red")) == #""team" <> ?"#)
+      #expect(try whereClause(db, !(team != "red")) == #""team" = ?"#)
+      #expect(try whereClause(db, !(score == nil)) == #""score" IS NOT NULL"#)
+      #expect(try whereClause(db, !(score != nil)) == #""score" IS NULL"#)
+      #expect(try whereClause(db, !(team === "red")) == #""team" IS NOT ?"#)
+      #expect(try whereClause(db, !["red", "blue"].contains(team)) == #""team" NOT IN (?, ?)"#)
+      #expect(try whereClause(db, !(0...150).contains(score)) == #""score" NOT BETWEEN ? AND ?"#)
+      #expect(try whereClause(db, !name.like("%r%")) == #""name" NOT LIKE ?"#)
+      #expect(try whereClause(db, !(score > 0)) == #"NOT ("score" > ?)"#)
       // The results are those of NOT: rows where the comparison is NULL stay out.
       #expect(try ids(db, !(team == "red")) == [2, 4, 5])
       let scored = try ids(db, !(score == nil))
