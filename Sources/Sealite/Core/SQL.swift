@@ -194,14 +194,24 @@ extension SQL: ExpressibleByStringInterpolation {
       elements.append(.identifier(identifier))
     }
 
-    /// A comma-separated list of values, each bound: `IN \(ids)` → `IN (?, ?, ?)`.
+    /// A comma-separated list of values, each bound: `IN \(ids)` → `IN (?,?,?)`;
+    /// an empty list is a subquery of no row, `(SELECT NULL WHERE NULL)`, as in GRDB.
     @_disfavoredOverload
     public mutating func appendInterpolation<S: Sequence>(_ values: S)
     where S.Element: DatabaseValueConvertible {
-      let expressions = values.map { SQLExpression(.value($0.databaseValue)) }
+      appendList(values.map { SQLExpression(.value($0.databaseValue)) })
+    }
+
+    /// A parenthesized list, written as GRDB writes it: `(?,?,?)`, or
+    /// `(SELECT NULL WHERE NULL)` when empty (SQLite's `IN ()` is not
+    /// standard SQL).
+    mutating func appendList(_ expressions: [SQLExpression]) {
+      guard !expressions.isEmpty else {
+        return elements.append(.sql("(SELECT NULL WHERE NULL)", StatementArguments()))
+      }
       elements.append(.sql("(", StatementArguments()))
       for (index, expression) in expressions.enumerated() {
-        if index > 0 { elements.append(.sql(", ", StatementArguments())) }
+        if index > 0 { elements.append(.sql(",", StatementArguments())) }
         elements.append(.expression(expression))
       }
       elements.append(.sql(")", StatementArguments()))

@@ -17,6 +17,9 @@ final class StatementStepper {
   /// statement's weak reference, whose every load is such a retain.
   private let database: Unmanaged<Database>
   private(set) var isDone = false
+  /// The error that ended the run: a cursor that failed throws it again at
+  /// each step, as GRDB's cursors throw again, rather than look exhausted.
+  private var failure: (any Error)?
   /// The observation layer's value for this run (see `Database.willExecute`).
   private let executionContext: AnyObject?
 
@@ -38,11 +41,16 @@ final class StatementStepper {
   /// Steps once: true when a row is available.
   @inline(__always)
   func step() throws -> Bool {
-    if isDone { return false }
+    if isDone {
+      if let failure { throw failure }
+      return false
+    }
     guard access.isValid else {
       isDone = true
-      throw DatabaseError.misuse(
+      let error = DatabaseError.misuse(
         "a cursor was used outside of the database access closure that created it", sql: statement.sql)
+      failure = error
+      throw error
     }
     do {
       if try statement.step(in: database, context: executionContext) { return true }
@@ -50,6 +58,7 @@ final class StatementStepper {
       return false
     } catch {
       isDone = true
+      failure = error
       throw error
     }
   }

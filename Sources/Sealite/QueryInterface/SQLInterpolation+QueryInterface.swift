@@ -50,7 +50,7 @@ extension SQL.StringInterpolation {
   }
 
   /// A comma-separated, parenthesized list of expressions:
-  /// `"(\([Column("a"), Column("b")]))"`; an empty list is a subquery of no
+  /// `"IN \([Column("a"), Column("b")])"` → `IN ("a","b")`; an empty list is a subquery of no
   /// row, `(SELECT NULL WHERE NULL)`, as in GRDB.
   public mutating func appendInterpolation(_ expressions: some Sequence<some SQLSpecificExpressible>) {
     appendList(expressions.map(\.sqlExpression))
@@ -60,18 +60,6 @@ extension SQL.StringInterpolation {
   /// run time only.
   public mutating func appendInterpolation(_ expressions: some Sequence<any SQLExpressible>) {
     appendList(expressions.map(\.sqlExpression))
-  }
-
-  private mutating func appendList(_ expressions: [SQLExpression]) {
-    guard !expressions.isEmpty else {
-      return elements.append(.sql("(SELECT NULL WHERE NULL)", StatementArguments()))
-    }
-    elements.append(.sql("(", StatementArguments()))
-    for (index, expression) in expressions.enumerated() {
-      if index > 0 { elements.append(.sql(", ", StatementArguments())) }
-      elements.append(.expression(expression))
-    }
-    elements.append(.sql(")", StatementArguments()))
   }
 
   /// The quoted name of a table: `"SELECT * FROM \(Table("player"))"`.

@@ -107,6 +107,43 @@ struct CursorTests {
     }
   }
 
+  @Test(
+    "A cursor whose step failed throws again at each next(), as GRDB's do, rather than end",
+    arguments: ["row", "int", "record"])
+  func failedCursorThrowsAgain(kind: String) throws {
+    struct Failure: Error {}
+    struct Number: FetchableRecord {
+      var value: Int
+      init(row: Row) throws { value = row[0] }
+    }
+    let dbQueue = try numbersQueue()
+    try dbQueue.read { db in
+      db.add(
+        function: DatabaseFunction("failAtFive", argumentCount: 1, pure: true) { values in
+          guard let value = Int.fromDatabaseValue(values[0]), value != 5 else { throw Failure() }
+          return value
+        })
+      let sql = "SELECT failAtFive(x) FROM n"  // in rowid order: 1, 2, 3…
+      let next: () throws -> Any?
+      switch kind {
+      case "row":
+        let cursor = try Row.fetchCursor(db, sql: sql)
+        next = { try cursor.next() }
+      case "int":
+        let cursor = try Int.fetchCursor(db, sql: sql)
+        next = { try cursor.next() }
+      default:
+        let cursor = try Number.fetchCursor(db, sql: sql)
+        next = { try cursor.next() }
+      }
+      for _ in 1...4 { #expect(try next() != nil) }
+      for _ in 0..<3 {
+        let error = #expect(throws: DatabaseError.self) { _ = try next() }
+        #expect(error?.sql == sql)
+      }
+    }
+  }
+
   @Test("A cursor built again from the same SQL starts over")
   func freshCursorStartsOver() throws {
     let dbQueue = try numbersQueue()

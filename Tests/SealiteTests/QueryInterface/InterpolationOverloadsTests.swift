@@ -52,10 +52,20 @@ struct InterpolationOverloadsTests {
       let key: any CodingKey = PlayerKeys.score
       #expect(try built(db, "SELECT \(key)").0 == #"SELECT "score""#)
 
-      // Lists of expressions, and the empty list.
-      #expect(try built(db, "\([Column("a"), Column("b")])").0 == #"("a", "b")"#)
+      // Lists of expressions and of values, and the empty list, spelled as
+      // GRDB spells them: no space after the commas.
+      #expect(try built(db, "\([Column("a"), Column("b")])").0 == #"("a","b")"#)
       let anyList: [any SQLExpressible] = [Column("a"), 1]
-      #expect(try built(db, "\(anyList)").0 == #"("a", ?)"#)
+      #expect(try built(db, "\(anyList)").0 == #"("a",?)"#)
+      let ids: [Int64] = [1, 2, 3]
+      let (idsSQL, idsArguments) = try built(db, "SELECT * FROM player WHERE rowid IN \(ids)")
+      #expect(idsSQL == "SELECT * FROM player WHERE rowid IN (?,?,?)")
+      #expect(idsArguments == [1, 2, 3])
+      let noIDs: [Int64] = []
+      #expect(try built(db, "WHERE rowid NOT IN \(noIDs)").0 == "WHERE rowid NOT IN (SELECT NULL WHERE NULL)")
+      #expect(
+        try SQLRequest<Int>(literal: "SELECT COUNT(*) FROM player WHERE rowid NOT IN \(noIDs)").fetchOne(db)
+          == 2)
       let noColumns: [Column] = []
       #expect(
         try built(db, "SELECT 1 WHERE 1 IN \(noColumns)").0 == "SELECT 1 WHERE 1 IN (SELECT NULL WHERE NULL)")
