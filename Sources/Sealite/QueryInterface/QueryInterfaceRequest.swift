@@ -59,6 +59,15 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
       ? { db, rows, watch in try relation.prefetch(db, into: rows, watch: watch) } : nil
   }
 
+  /// True if the request selects no row. Asked with `SELECT EXISTS (…)`, as
+  /// GRDB asks it: SQLite stops at the first row, where a count reads them all.
+  public func isEmpty(_ db: Database) throws -> Bool {
+    let relation = try self.relation.resolvedWithFiltersBuilt(db)
+    let context = SQLGenerationContext(db: db)
+    let sql = "SELECT EXISTS (\(try relation.selectSQL(db, context)))"
+    return try Bool.fetchOne(db, sql: sql, arguments: context.arguments ?? StatementArguments()) != true
+  }
+
   public func fetchCount(_ db: Database) throws -> Int {
     // Filters built when the request runs are built first, so that the
     // counting request has a shape (see makePreparedRequest).

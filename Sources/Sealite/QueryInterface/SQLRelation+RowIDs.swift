@@ -21,7 +21,58 @@ extension SQLRelation {
   }
 }
 
+extension SQLRelation {
+  /// True if the filters select at most one row, as GRDB judges it: they fix
+  /// every column of the primary key or of a unique index with `=`, in a
+  /// request of one table. A single result then needs no `LIMIT 1` (which
+  /// changes no result: a single result reads the first row only).
+  ///
+  /// Asked each time the SQL is rendered: a key's filter answers without
+  /// building its condition, and a primary key covered by the columns
+  /// without a query of the indexes.
+  func filtersSelectOneRow(_ db: Database) throws -> Bool {
+    guard joins.isEmpty, !filters.isEmpty else { return false }
+    var columns: [String] = []
+    for filter in filters {
+      switch filter {
+      case .primaryKey(_, let values): if values.count == 1 { return true }
+      case .expression(let expression): expression.collectIdentifyingColumns(alias: alias, into: &columns)
+      case .deferred: try filter.resolve(db).collectIdentifyingColumns(alias: alias, into: &columns)
+      }
+    }
+    // A view has no key that SQLite enforces.
+    guard !columns.isEmpty, try db.tableExists(tableName) else { return false }
+    let primaryKey = try db.primaryKey(tableName).columns
+    if !primaryKey.isEmpty && primaryKey.allSatisfy({ key in columns.contains { $0.sameName(as: key) } }) {
+      return true
+    }
+    return try db.table(tableName, hasUniqueKey: columns)
+  }
+}
+
 extension SQLExpression {
+  /// Adds the columns of the relation's table that the filter fixes with `=`
+  /// or `IS` to a value, through `AND`: `id = 1 AND name = 'x'` fixes `id`
+  /// and `name`. Not `IS NULL` (a unique index holds many NULLs), nor a
+  /// comparison under another collation (`'x' COLLATE NOCASE` matches `'X'`
+  /// too).
+  func collectIdentifyingColumns(alias: SQLTableAlias, into columns: inout [String]) {
+    switch impl {
+    case .associative("AND", let expressions, _):
+      for expression in expressions { expression.collectIdentifyingColumns(alias: alias, into: &columns) }
+    case .binary(let op, let lhs, let rhs) where op == "=" || op == "IS":
+      for (column, other) in [(lhs, rhs), (rhs, lhs)] {
+        guard case .column(let name, let columnAlias) = column.impl,
+          columnAlias == nil || columnAlias === alias,
+          case .value(let value) = other.impl, !value.isNull
+        else { continue }
+        columns.append(name)
+      }
+    default:
+      break
+    }
+  }
+
   /// The rowids a filter can select, or nil when it may select any row:
   ///
   ///     1, id > 1, name = 'x'            nil

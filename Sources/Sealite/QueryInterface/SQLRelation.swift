@@ -262,8 +262,13 @@ struct SQLRelation: Sendable {
     if let limit {
       sql += " LIMIT \(limit.limit)"
       if let offset = limit.offset { sql += " OFFSET \(offset)" }
-    } else if singleResult && !hasToManyJoins {
-      sql += " LIMIT 1"
+    } else if singleResult {
+      // A filter on a unique key selects one row at most: no LIMIT 1, as
+      // GRDB writes it. (No `&&`: its autoclosure copies the relation in a
+      // debug build.)
+      if !hasToManyJoins {
+        if try !filtersSelectOneRow(db) { sql += " LIMIT 1" }
+      }
     }
     return sql
   }

@@ -72,7 +72,7 @@ struct AssociationExtrasTests {
       var author: Author?
       let sql = try capturedSQL(db) { author = try request.fetchOne(db) }
       #expect(author?.name == "Bob")
-      #expect(sql.last == #"SELECT "custom".* FROM "author" "custom" WHERE "custom"."id" = ? LIMIT 1"#)
+      #expect(sql.last == #"SELECT "custom".* FROM "author" "custom" WHERE "custom"."id" = ?"#)
 
       let ann = try Author.find(db, id: 1)
       let books = TableAlias<Book>(name: "b")

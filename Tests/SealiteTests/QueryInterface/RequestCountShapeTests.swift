@@ -2,14 +2,14 @@ import Foundation
 import Sealite
 import Testing
 
-// fetchCount and isEmpty find the SQL of their COUNT(*) by the shape of the
-// counting request, as fetches do: these tests show that the counts follow
-// the values of each call, that the SQL is GRDB's, and that the statement
-// follows the schema.
+// fetchCount finds the SQL of its COUNT(*) by the shape of the counting
+// request, as fetches do: these tests show that the counts follow the values
+// of each call, that the SQL is GRDB's, and that the statement follows the
+// schema. isEmpty asks `SELECT EXISTS (…)`, as GRDB does.
 
 private typealias Book = ShapeTestBook
 
-@Suite("fetchCount and isEmpty found by their shape")
+@Suite("fetchCount found by its shape, and isEmpty")
 struct RequestCountShapeTests {
   @Test("counts follow the values of each call, with one COUNT(*) statement as GRDB writes it")
   func countsFollowValues() throws {
@@ -24,7 +24,13 @@ struct RequestCountShapeTests {
       }
       #expect(counts == [3, 2, 1, 0])
       #expect(empties == [false, false, false, true])
-      #expect(Set(statements) == ["SELECT COUNT(*) FROM \"book\" WHERE \"id\" > ?"], "\(statements)")
+      // isEmpty asks whether a row exists, as GRDB asks it: SQLite stops at
+      // the first row.
+      #expect(
+        Set(statements) == [
+          "SELECT COUNT(*) FROM \"book\" WHERE \"id\" > ?",
+          "SELECT EXISTS (SELECT * FROM \"book\" WHERE \"id\" > ?)",
+        ], "\(statements)")
       #expect(statements.count == 8)
     }
   }
