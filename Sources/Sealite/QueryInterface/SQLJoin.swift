@@ -165,10 +165,19 @@ extension SQLJoin {
         relation.joins.append(nested)
       }
     }
-    // Filters of the merged join name its own alias: they now apply to this one.
+    // The merged join keeps one alias. A user's alias (`aliased(_:)`) wins,
+    // as in GRDB: the request may name its columns elsewhere (an ordering,
+    // another table's filter), and they are this table's. The filters of
+    // both uses then name the kept alias.
     let otherAlias = other.relation.alias
     let thisAlias = relation.alias
-    relation.filters = relation.filters.map { $0.replacingAlias(otherAlias, with: thisAlias) }
+    guard otherAlias !== thisAlias else { return }
+    let keepsOther = otherAlias.isUserAlias && !thisAlias.isUserAlias
+    let kept = keepsOther ? otherAlias : thisAlias
+    let replaced = keepsOther ? thisAlias : otherAlias
+    relation.alias = kept
+    relation.filters = relation.filters.map { $0.replacingAlias(replaced, with: kept) }
+    relation.havingFilters = relation.havingFilters.map { $0.replacingAlias(replaced, with: kept) }
   }
 }
 

@@ -22,13 +22,26 @@ extension EncodableRecord {
 
 extension PersistenceContainer {
   /// The columns of this container whose values differ from `old`'s, with the
-  /// values of `old` (`NULL` for a column `old` does not have).
+  /// values of `old`. As in GRDB, a column `old` does not have is `NULL`
+  /// there, and values compare as `DatabaseValue`'s `==` compares them (the
+  /// integer 1 and the real 1.0 are equal).
   func changes(from old: PersistenceContainer) -> [String: DatabaseValue] {
     var changes: [String: DatabaseValue] = [:]
     for (column, value) in zip(columns, values) {
-      let oldValue = old.databaseValue(forColumn: column)
-      if oldValue.map({ !$0.isIdentical(to: value) }) ?? true { changes[column] = oldValue ?? .null }
+      let oldValue = old.databaseValue(forColumn: column) ?? .null
+      if !oldValue.equalsForChanges(value) { changes[column] = oldValue }
     }
     return changes
+  }
+}
+
+extension DatabaseValue {
+  /// Equality for change tracking: `==` (1 equals 1.0, as in GRDB), and a
+  /// NaN equals a NaN, so that a record that holds one is not changed by
+  /// being read back.
+  func equalsForChanges(_ other: DatabaseValue) -> Bool {
+    if self == other { return true }
+    if case .double(let a) = storage, case .double(let b) = other.storage { return a.isNaN && b.isNaN }
+    return false
   }
 }

@@ -90,15 +90,13 @@ extension EncodableRecord {
     try persistenceContainer().changes(from: record.persistenceContainer())
   }
 
-  /// True if both records write the same columns and values.
+  /// True if the record writes no value that differs from `record`'s: the
+  /// same test as ``databaseChanges(from:)``, as in GRDB.
   public func databaseEquals(_ record: Self) -> Bool {
     guard let mine = try? persistenceContainer(), let theirs = try? record.persistenceContainer() else {
       return false
     }
-    guard mine.columns.count == theirs.columns.count else { return false }
-    return zip(mine.columns, mine.values).allSatisfy { column, value in
-      theirs.databaseValue(forColumn: column).map { $0.isIdentical(to: value) } ?? false
-    }
+    return mine.changes(from: theirs).isEmpty
   }
 
   /// The container the record fills, with conversion failures reported.
@@ -114,8 +112,8 @@ extension EncodableRecord {
 }
 
 extension DatabaseValue {
-  /// Strict equality for change tracking: same storage class and payload
-  /// (1 and 1.0 differ, unlike `==`).
+  /// Strict equality: same storage class and payload (1 and 1.0 differ,
+  /// unlike `==`).
   func isIdentical(to other: DatabaseValue) -> Bool {
     switch (storage, other.storage) {
     case (.null, .null): return true

@@ -65,10 +65,10 @@ extension Record {
         if stoppingAtFirst { break }
         continue
       }
-      // Strict comparison: 1 and 1.0 are a change, since an update would
-      // store a different value.
+      // As GRDB compares them: 1 and 1.0 are no change (a REAL column reads
+      // back the integer its record wrote as a real).
       let old = reference.databaseValue(atUncheckedIndex: index)
-      if !old.isIdentical(to: value) {
+      if !old.equalsForChanges(value) {
         changes.append((column, old))
         if stoppingAtFirst { break }
       }

@@ -30,7 +30,9 @@ extension Database {
     switch schemaName?.nameKey {
     case nil: masters = ["sqlite_master", "sqlite_temp_master"]
     case "temp": masters = ["sqlite_temp_master"]
-    case let schema?: masters = ["\(schema.quotedDatabaseIdentifier).sqlite_master"]
+    case let schema?:
+      try requireSchema(schema)
+      masters = ["\(schema.quotedDatabaseIdentifier).sqlite_master"]
     }
     for master in masters {
       let found = try Bool.fetchOne(
@@ -135,7 +137,8 @@ extension Database {
 
   /// The indexes of a table, including those SQLite made for `UNIQUE` and
   /// `PRIMARY KEY` constraints. Indexes on expressions are left out, as in
-  /// GRDB.
+  /// GRDB. Throws "no such table" if there is no table (or view) of that
+  /// name, as GRDB does.
   ///
   /// - parameter table: the name of the table.
   /// - parameter schemaName: the schema to look in, or nil for every schema
@@ -144,6 +147,9 @@ extension Database {
     try cachedSchemaFact(\.indexes, table, in: schemaName) {
       let prefix = Self.schemaPrefix(schemaName)
       let list = try Row.fetchAll(self, sql: "PRAGMA \(prefix)index_list(\(table.quotedDatabaseIdentifier))")
+      // SQLite lists no index of a table that does not exist, without an
+      // error: its columns tell (and throw "no such table").
+      if list.isEmpty { _ = try columns(in: table, in: schemaName) }
       return try list.compactMap { row in
         let name: String = row["name"]
         let entries = try Row.fetchAll(

@@ -37,7 +37,10 @@ extension Database {
   ) throws -> Fact {
     // Facts of a named schema are read each time: the schema version that
     // validates the cache is the main schema's.
-    if schemaName != nil { return try compute() }
+    if let schemaName {
+      try requireSchema(schemaName)
+      return try compute()
+    }
     // Once per access (and after a schema statement) the schema version is
     // read again: another connection may have changed the schema.
     validateSchemaFacts()
@@ -47,5 +50,16 @@ extension Database {
     let fact = try compute()
     cache[keyPath: kind][key] = fact
     return fact
+  }
+
+  /// Throws "no such schema" for a name that is neither `main`, `temp` nor
+  /// an attached database, as GRDB does (SQLite's own message would name
+  /// the PRAGMA that read the schema: `unknown database "x"`).
+  func requireSchema(_ schemaName: String) throws {
+    if schemaName.sameName(as: "main") || schemaName.sameName(as: "temp") { return }
+    let attached = try Row.fetchAll(self, sql: "PRAGMA database_list").map { $0["name"] as String }
+    guard attached.contains(where: { $0.sameName(as: schemaName) }) else {
+      throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such schema: \(schemaName)")
+    }
   }
 }

@@ -85,4 +85,24 @@ struct JoinClauseTests {
       )
     }
   }
+
+  @Test("Uses of one association merge into one join, and a user's alias of a later use names it")
+  func mergedJoinKeepsUserAlias() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      let parentAlias = TableAlias<Parent>()
+      let request = Child.including(required: Child.parent)
+        .joining(required: Child.parent.filter(Column("id") == 1))
+        .joining(optional: Child.parent.aliased(parentAlias))
+        .order(parentAlias[Column("id")].desc, Column("name").desc)
+      var rows: [Row] = []
+      let sql = try capturedSQL(db) { rows = try Row.fetchAll(db, request) }
+      #expect(rows.map { $0["name"] as String } == ["Bob", "Ann"])
+      #expect(rows.map { $0.scopes["parent"]?["id"] as Int64? } == [1, 1])
+      #expect(
+        sql.last
+          == #"SELECT "child".*, "parent".* FROM "child" JOIN "parent" ON ("parent"."id" = "child"."parentId") "#
+          + #"AND ("parent"."id" = ?) ORDER BY "parent"."id" DESC, "child"."name" DESC"#)
+    }
+  }
 }

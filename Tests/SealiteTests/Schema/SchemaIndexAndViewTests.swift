@@ -71,6 +71,11 @@ struct SchemaIndexAndViewTests {
       #expect(try db.indexes(on: "test").isEmpty)
       // No index on those columns: nothing is dropped, and nothing is thrown.
       try db.drop(indexOn: "test", columns: ["b"])
+      // No such table: an error, as GRDB's, where SQLite lists no index.
+      let error = #expect(throws: DatabaseError.self) { try db.drop(indexOn: "missing", columns: ["a"]) }
+      #expect(error?.message == "no such table: missing")
+      #expect(throws: DatabaseError.self) { try db.indexes(on: "missing") }
+      #expect(try db.indexes(on: "test", in: "main").isEmpty)
     }
   }
 

@@ -35,6 +35,25 @@ struct SchemaIntrospectionTests {
     }
   }
 
+  @Test("a schema that is not main, temp nor attached throws no such schema, as GRDB words it")
+  func unknownSchema() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in
+      try db.execute(sql: "CREATE TABLE t (id INTEGER)")
+      try db.execute(sql: "ATTACH DATABASE ':memory:' AS other")
+      try db.execute(sql: "CREATE TABLE other.u (id INTEGER)")
+      let error = try #require(throws: DatabaseError.self) { try db.columns(in: "t", in: "invalid") }
+      #expect(error.message == "no such schema: invalid")
+      #expect(error.description == "SQLite error 1: no such schema: invalid")
+      #expect(throws: DatabaseError.self) { try db.tableExists("t", in: "invalid") }
+      #expect(throws: DatabaseError.self) { try db.indexes(on: "t", in: "invalid") }
+      #expect(try db.columns(in: "t", in: "MAIN").map(\.name) == ["id"])
+      #expect(try db.columns(in: "u", in: "Other").map(\.name) == ["id"])
+      #expect(try db.tableExists("u", in: "other"))
+      #expect(try !db.tableExists("u", in: "temp"))
+    }
+  }
+
   @Test("primaryKey(_:) tells the hidden rowid, a rowid alias, regular keys and WITHOUT ROWID tables apart")
   func primaryKeys() throws {
     let dbQueue = try DatabaseQueue()
