@@ -38,7 +38,8 @@ struct SchemaIntrospectionTests {
   @Test("a schema that is not main, temp nor attached throws no such schema, as GRDB words it")
   func unknownSchema() throws {
     let dbQueue = try DatabaseQueue()
-    try dbQueue.write { db in
+    // Outside of a transaction: SQLite before 3.21 can not ATTACH inside one.
+    try dbQueue.inDatabase { db in
       try db.execute(sql: "CREATE TABLE t (id INTEGER)")
       try db.execute(sql: "ATTACH DATABASE ':memory:' AS other")
       try db.execute(sql: "CREATE TABLE other.u (id INTEGER)")
