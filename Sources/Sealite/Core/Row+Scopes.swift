@@ -105,36 +105,44 @@ extension Row {
     /// The association keys, at any depth.
     public var keys: Set<String> {
       var result: Set<String> = []
-      forEachLevel { result.formUnion($0.keys) }
+      forEachLevel { level in
+        result.formUnion(level.keys)
+        return false
+      }
       return result
     }
 
     /// Whether no rows were prefetched, at any depth.
     public var isEmpty: Bool {
       var isEmpty = true
-      forEachLevel { if !$0.isEmpty { isEmpty = false } }
+      forEachLevel { level in
+        isEmpty = level.isEmpty
+        return !isEmpty
+      }
       return isEmpty
     }
 
     /// The rows of an association, or nil if it was not prefetched. This
     /// row's own come first, then the scopes', breadth first.
     public subscript(_ key: String) -> [Row]? {
-      if let rows = row.extras?.prefetchedRows[key] { return rows }
       var result: [Row]?
-      forEachLevel { if result == nil { result = $0[key] } }
+      forEachLevel { level in
+        result = level[key]
+        return result != nil
+      }
       return result
     }
 
     /// Hands `body` the prefetched rows of this row, then of its scopes,
-    /// breadth first.
-    private func forEachLevel(_ body: ([String: [Row]]) -> Void) {
+    /// breadth first, until `body` returns true.
+    private func forEachLevel(_ body: ([String: [Row]]) -> Bool) {
       guard let extras = row.extras else { return }
-      body(extras.prefetchedRows)
+      if body(extras.prefetchedRows) { return }
       var queue = extras.scopes.map(\.1)
       while !queue.isEmpty {
         let current = queue.removeFirst()
         guard let extras = current.extras else { continue }
-        body(extras.prefetchedRows)
+        if body(extras.prefetchedRows) { return }
         queue += extras.scopes.map(\.1)
       }
     }

@@ -28,8 +28,7 @@ extension SQLRelation {
   /// changes no result: a single result reads the first row only).
   ///
   /// Asked each time the SQL is rendered: a key's filter answers without
-  /// building its condition, and a primary key covered by the columns
-  /// without a query of the indexes.
+  /// building its condition.
   func filtersSelectOneRow(_ db: Database) throws -> Bool {
     guard joins.isEmpty, !filters.isEmpty else { return false }
     var columns: [String] = []
@@ -42,10 +41,6 @@ extension SQLRelation {
     }
     // A view has no key that SQLite enforces.
     guard !columns.isEmpty, try db.tableExists(tableName) else { return false }
-    let primaryKey = try db.primaryKey(tableName).columns
-    if !primaryKey.isEmpty && primaryKey.allSatisfy({ key in columns.contains { $0.sameName(as: key) } }) {
-      return true
-    }
     return try db.table(tableName, hasUniqueKey: columns)
   }
 }

@@ -177,9 +177,13 @@ extension Database {
   ///     try db.table("t", hasUniqueKey: ["b", "a"])   // true
   ///     try db.table("t", hasUniqueKey: ["c"])        // false
   public func table(_ tableName: String, hasUniqueKey columns: some Collection<String>) throws -> Bool {
+    // The primary key first, compared in place: a request's filters ask at
+    // each rendering, and most name the primary key.
+    let primaryKey = try self.primaryKey(tableName).columns
+    if !primaryKey.isEmpty, primaryKey.allSatisfy({ key in columns.contains { $0.sameName(as: key) } }) {
+      return true
+    }
     let keys = Set(columns.map(\.nameKey))
-    let primaryKey = try self.primaryKey(tableName).columns.map(\.nameKey)
-    if !primaryKey.isEmpty, keys.isSuperset(of: primaryKey) { return true }
     return try indexes(on: tableName).contains { index in
       index.isUnique && !index.isPartial && !index.columns.isEmpty
         && keys.isSuperset(of: index.columns.map(\.nameKey))

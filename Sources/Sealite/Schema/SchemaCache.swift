@@ -57,8 +57,7 @@ extension Database {
   /// the PRAGMA that read the schema: `unknown database "x"`).
   func requireSchema(_ schemaName: String) throws {
     if schemaName.sameName(as: "main") || schemaName.sameName(as: "temp") { return }
-    let attached = try Row.fetchAll(self, sql: "PRAGMA database_list").map { $0["name"] as String }
-    guard attached.contains(where: { $0.sameName(as: schemaName) }) else {
+    guard try schemaNames().contains(where: { $0.sameName(as: schemaName) }) else {
       throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such schema: \(schemaName)")
     }
   }
