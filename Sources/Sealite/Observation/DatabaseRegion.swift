@@ -113,9 +113,15 @@ public struct DatabaseRegion: Sendable, Hashable, CustomStringConvertible {
 
   /// True if this row change may change the region. Meant for events of
   /// statements for which ``isModified(byEventsOfKind:)`` was true.
+  ///
+  /// A change of a table outside of the region is one the statement did not
+  /// announce: a full-text table (FTS3, FTS4, FTS5) stores its rows in shadow
+  /// tables (`document_content`…), and the update hook reports those, not the
+  /// table the statement writes. Such a change may change the region, as in
+  /// GRDB.
   public func isModified(by event: DatabaseEvent) -> Bool {
     guard let tables else { return true }
-    guard let region = tables[event.tableName.nameKey] else { return false }
+    guard let region = tables[event.tableName.nameKey] else { return true }
     guard let rowIDs = region.rowIDs else { return true }
     return rowIDs.contains(event.rowID)
   }

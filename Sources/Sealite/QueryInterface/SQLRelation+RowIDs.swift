@@ -55,6 +55,9 @@ extension SQLExpression {
     switch impl {
     case .associative("AND", let expressions, _):
       for expression in expressions { expression.collectIdentifyingColumns(alias: alias, into: &columns) }
+    case .associative(_, let expressions, _) where expressions.count == 1:
+      // One term alone (the `OR` of one key dictionary) is that term.
+      expressions[0].collectIdentifyingColumns(alias: alias, into: &columns)
     case .binary(let op, let lhs, let rhs) where op == "=" || op == "IS":
       for (column, other) in [(lhs, rhs), (rhs, lhs)] {
         guard case .column(let name, let columnAlias) = column.impl,

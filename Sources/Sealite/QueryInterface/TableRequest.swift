@@ -69,17 +69,44 @@ extension TableRequest where Self: FilteredRequest, Self: TypedRequest {
     return filter(keys: [key])
   }
 
-  /// Keeps the rows whose columns have one of the given sets of values.
+  /// Keeps the rows whose columns have one of the given sets of values:
+  /// `filter(keys: [["countryCode": "FR", "citizenId": 42]])`. Each
+  /// dictionary holds the primary key or a unique key of the table (and
+  /// maybe other columns); a dictionary that does not throws a misuse error
+  /// when the request runs (GRDB stops the program). The columns of each
+  /// dictionary are compared in the order of the key they hold, the other
+  /// columns after them, as GRDB writes them.
   public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> Self {
     if keys.isEmpty { return none() }
-    let conditions: [SQLExpression] = keys.map { key in
-      let terms = key.sorted { $0.key < $1.key }.map { column, value in
-        SQLExpression.equality(
-          SQLExpression(.column(column, alias: nil)), value?.sqlExpression, negated: false)
+    let keys = keys.map { key in key.mapValues { $0?.databaseValue ?? .null } }
+    let tableName = databaseTableName
+    return filterWhenConnected { db in
+      let conditions = try keys.map { key in
+        try SQLExpression.uniqueKeyCondition(db, tableName: tableName, key: key)
       }
-      return SQLExpression(.associative("AND", terms, empty: "1"))
+      return SQLExpression(.associative("OR", conditions, empty: "0"))
     }
-    return filter(SQLExpression(.associative("OR", conditions, empty: "0")))
+  }
+}
+
+extension SQLExpression {
+  /// `a = ? AND b = ?` for a key dictionary of `tableName`, its columns in
+  /// the order of the unique key it holds (see `filter(keys:)`).
+  static func uniqueKeyCondition(_ db: Database, tableName: String, key: [String: DatabaseValue]) throws
+    -> SQLExpression
+  {
+    guard let keyColumns = try db.columnsForUniqueKey(key.keys, in: tableName) else {
+      let kind = try db.viewExists(tableName) ? "database view" : "table"
+      throw DatabaseError.misuse(
+        "\(kind) \(tableName) has no unique key on column(s) \(key.keys.sorted().joined(separator: ", "))")
+    }
+    func position(_ column: String) -> Int {
+      keyColumns.firstIndex { $0.sameName(as: column) } ?? keyColumns.count
+    }
+    let terms = key.sorted { (position($0.key), $0.key) < (position($1.key), $1.key) }.map { column, value in
+      SQLExpression.equality(SQLExpression(.column(column, alias: nil)), value.sqlExpression, negated: false)
+    }
+    return SQLExpression(.associative("AND", terms, empty: "1"))
   }
 }
 

@@ -177,17 +177,48 @@ extension Database {
   ///     try db.table("t", hasUniqueKey: ["b", "a"])   // true
   ///     try db.table("t", hasUniqueKey: ["c"])        // false
   public func table(_ tableName: String, hasUniqueKey columns: some Collection<String>) throws -> Bool {
+    try uniqueKey(heldBy: columns, in: tableName) != nil
+  }
+
+  /// The columns of the primary key, or of the first unique index, that
+  /// `columns` (in any order and case) hold, in the key's own order; nil if
+  /// they hold none. `["rowid"]` is a key of every table that has rowids, as
+  /// in GRDB. A view has the primary key its schema source gives it, and no
+  /// index; a missing table has no key.
+  func columnsForUniqueKey(_ columns: some Collection<String>, in tableName: String) throws -> [String]? {
+    switch try uniqueKey(heldBy: columns, in: tableName) {
+    case .primaryKey(let primaryKey): primaryKey.columns
+    case .rowID: [Column.rowID.name]
+    case .index(let index): index.columns
+    case nil: nil
+    }
+  }
+
+  /// A unique key that `columns` hold (see ``columnsForUniqueKey(_:in:)``).
+  private enum UniqueKey {
+    case primaryKey(PrimaryKeyInfo)
+    case rowID
+    case index(IndexInfo)
+  }
+
+  private func uniqueKey(heldBy columns: some Collection<String>, in tableName: String) throws -> UniqueKey? {
+    if columns.isEmpty { return nil }
     // The primary key first, compared in place: a request's filters ask at
     // each rendering, and most name the primary key.
-    let primaryKey = try self.primaryKey(tableName).columns
-    if !primaryKey.isEmpty, primaryKey.allSatisfy({ key in columns.contains { $0.sameName(as: key) } }) {
-      return true
+    if let primaryKey = try? self.primaryKey(tableName) {
+      if primaryKey.isHeld(by: columns) { return .primaryKey(primaryKey) }
+      if primaryKey.tableHasRowID, columns.count == 1,
+        columns.contains(where: { $0.sameName(as: Column.rowID.name) })
+      {
+        return .rowID
+      }
     }
+    guard try tableExists(tableName) else { return nil }
     let keys = Set(columns.map(\.nameKey))
-    return try indexes(on: tableName).contains { index in
+    return try indexes(on: tableName).first { index in
       index.isUnique && !index.isPartial && !index.columns.isEmpty
         && keys.isSuperset(of: index.columns.map(\.nameKey))
-    }
+    }.map { .index($0) }
   }
 
   /// The foreign keys of a table, in the order SQLite reports them.

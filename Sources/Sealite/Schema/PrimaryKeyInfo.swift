@@ -43,4 +43,15 @@ public struct PrimaryKeyInfo: Sendable, Hashable {
   }
 
   var isHiddenRowID: Bool { kind == .hiddenRowID }
+
+  /// True if `columns` (in any order and case) hold every column of the key.
+  /// Builds no array: a request's filters ask at each rendering.
+  func isHeld(by columns: some Collection<String>) -> Bool {
+    switch kind {
+    case .hiddenRowID: return columns.contains { $0.sameName(as: Column.rowID.name) }
+    case .rowID(let column): return columns.contains { $0.sameName(as: column) }
+    case .regular(let keyColumns, _):
+      return keyColumns.allSatisfy { key in columns.contains { $0.sameName(as: key) } }
+    }
+  }
 }

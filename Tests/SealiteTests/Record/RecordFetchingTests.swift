@@ -83,7 +83,7 @@ private func makePlayers() throws -> DatabaseQueue {
           teamId INTEGER NOT NULL, playerId INTEGER NOT NULL, role TEXT NOT NULL,
           PRIMARY KEY (teamId, playerId));
         INSERT INTO membership VALUES (1, 1, 'captain'), (1, 2, 'member'), (2, 1, 'member');
-        CREATE TABLE country (code TEXT PRIMARY KEY, name TEXT NOT NULL);
+        CREATE TABLE country (code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE);
         INSERT INTO country VALUES ('FR', 'France'), ('DE', 'Germany');
         """)
   }
