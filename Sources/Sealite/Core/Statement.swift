@@ -372,11 +372,14 @@ public final class Statement {
   /// two atomic operations each, on every record written.
   ///
   /// Returns whether the statement's first step gave a row (a SELECT that
-  /// finds one, a RETURNING clause): the run ends there.
+  /// finds one, a RETURNING clause): the run ends there. With
+  /// `answeredByFirstColumn`, whether it gave a row whose first column is
+  /// true (`SELECT EXISTS (…)`).
   @discardableResult
-  func executeBinding(_ values: [DatabaseValue], picking indexes: [Int]? = nil, in database: Database) throws
-    -> Bool
-  {
+  func executeBinding(
+    _ values: [DatabaseValue], picking indexes: [Int]? = nil, in database: Database,
+    answeredByFirstColumn: Bool = false
+  ) throws -> Bool {
     assert(database === self.database, "a statement runs in its own database")
     return try values.withUnsafeBufferPointer { values in
       try indexes.withOptionalBuffer { indexes in
@@ -390,9 +393,11 @@ public final class Statement {
         if _slowPath(stepCode != SQLITE_DONE && stepCode != SQLITE_ROW) {
           throw stepFailure(code: stepCode, in: database, context: context)
         }
+        var answer = stepCode == SQLITE_ROW
+        if answeredByFirstColumn, answer { answer = sqlite3_column_int64(sqliteStatement, 0) != 0 }
         sqlite3_reset(sqliteStatement)
         try database.didExecute(self, context: context)
-        return stepCode == SQLITE_ROW
+        return answer
       }
     }
   }

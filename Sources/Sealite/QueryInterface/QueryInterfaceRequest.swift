@@ -71,19 +71,22 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
   public func fetchCount(_ db: Database) throws -> Int {
     // Filters built when the request runs are built first, so that the
     // counting request has a shape (see makePreparedRequest).
-    let relation = try self.relation.resolvedWithFiltersBuilt(db)
-    // Without DISTINCT, columns of the table (`*`, and the rowid of a
-    // record's `databaseSelection`) do not change the count: `COUNT(*)`, as
-    // GRDB writes it. Expressions (an aggregate) and DISTINCT do.
-    let isTrivialSelection = relation.selection.allSatisfy(\.isRowPreserving) && !relation.isDistinct
-    if isTrivialSelection && relation.grouping.isEmpty && relation.limit == nil && !relation.hasJoins {
-      var counting = relation
-      counting.selection = [SQLExpression(.countAll).sqlSelection]
-      counting.ordering = []
-      counting.isReversed = false
-      // Found by its shape, as other requests are: its SQL is rendered once.
-      let (statement, arguments) = try counting.cachedSelectStatement(db, singleResult: false)
-      return try Int.fetchOne(statement, arguments: arguments) ?? 0
+    var relation = try self.relation.resolvedWithFiltersBuilt(db)
+    // A selection that does not change the number of rows is counted with
+    // `COUNT(*)`, and DISTINCT on one column with `COUNT(DISTINCT …)`, as
+    // GRDB counts them; GROUP BY, LIMIT, joins and common table expressions
+    // count the rows of the request as a subquery.
+    if relation.grouping.isEmpty && relation.limit == nil && !relation.hasJoins && relation.ctes.isEmpty {
+      if let counting = try relation.countingSelection(db) {
+        // The relation itself becomes the counting request.
+        relation.selection = counting
+        relation.isDistinct = false
+        relation.ordering = []
+        relation.isReversed = false
+        // Found by its shape, as other requests are: its SQL is rendered once.
+        let (statement, arguments) = try relation.cachedSelectStatement(db, singleResult: false)
+        return try Int.fetchOne(statement, arguments: arguments) ?? 0
+      }
     }
     var counted = relation
     counted.ordering = []

@@ -263,11 +263,11 @@ struct SQLRelation: Sendable {
       sql += " LIMIT \(limit.limit)"
       if let offset = limit.offset { sql += " OFFSET \(offset)" }
     } else if singleResult {
-      // A filter on a unique key selects one row at most: no LIMIT 1, as
-      // GRDB writes it. (No `&&`: its autoclosure copies the relation in a
-      // debug build.)
+      // A filter on a unique key selects one row at most, and an aggregate
+      // without GROUP BY one row: no LIMIT 1, as GRDB writes it. (No `&&`:
+      // its autoclosure copies the relation in a debug build.)
       if !hasToManyJoins {
-        if try !filtersSelectOneRow(db) { sql += " LIMIT 1" }
+        if try !filtersSelectOneRow(db), !selectsOneAggregateRow { sql += " LIMIT 1" }
       }
     }
     return sql

@@ -10,10 +10,13 @@ extension SQLSelection {
       guard let alias, let db = context.db, let tableName = context.tableName(of: alias) else {
         throw DatabaseError.misuse("allColumns(excluding:) is used outside of a request of a table")
       }
-      let names = try db.columns(in: tableName).map(\.name).filter { !excluded.contains($0.lowercased()) }
+      let columns = try db.columns(in: tableName)
+      let names = columns.map(\.name).filter { !excluded.contains($0.lowercased()) }
       guard !names.isEmpty else {
         throw DatabaseError.misuse("allColumns(excluding:) excludes every column of the table \(tableName)")
       }
+      // Excluding no column of the table is all of them: `*`, as GRDB writes it.
+      if names.count == columns.count { return try SQLSelection(impl: .allColumns(alias)).sql(context) }
       return names.map { context.qualifiedColumn($0, alias: alias) }.joined(separator: ", ")
     case .expression(let expression):
       return try expression.sql(context)
@@ -28,17 +31,6 @@ extension SQLSelection {
   var isAllColumns: Bool {
     if case .allColumns = impl { return true }
     return false
-  }
-
-  /// True for columns of the table, with or without a name of their own:
-  /// they select one value per row, and so never change how many rows a
-  /// request has (`*`, `rowid`, `"name" AS "n"`).
-  var isRowPreserving: Bool {
-    switch impl {
-    case .allColumns, .allColumnsExcluding: return true
-    case .expression(let expression), .aliased(let expression, _): return expression.columnName != nil
-    case .literal: return false
-    }
   }
 }
 

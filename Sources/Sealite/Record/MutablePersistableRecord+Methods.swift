@@ -397,7 +397,8 @@ extension MutablePersistableRecord {
     defer { container.recycle() }
     let statements = try db.recordKeyStatements(Self.databaseTableName, container)
     guard let key = statements.completeKey(in: container) else { return false }
-    return try statements.exists(db).executeBinding(container.values, picking: key, in: db)
+    return try statements.exists(db).executeBinding(
+      container.values, picking: key, in: db, answeredByFirstColumn: true)
   }
 }
 

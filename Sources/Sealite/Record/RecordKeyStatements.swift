@@ -1,3 +1,5 @@
+import CSQLCipher
+
 /// Where a record's primary key is among the columns it encodes, and the
 /// statements that find its row by that key: the DELETE of `delete(db)` and
 /// `Record.deleteOne(db, key:)`, the SELECT of `exists(db)` and
@@ -20,6 +22,10 @@ final class RecordKeyStatements {
   /// for a key given as a value (GRDB's query interface SQL).
   private let table: String
   private let keyCondition: String
+  /// What the subquery of `SELECT EXISTS (…)` selects: `1` for a record's
+  /// own (GRDB's record SQL), `*` for a key given as a value (GRDB's request
+  /// of `filter(key:)`).
+  private let existsSelection: String
   // Unchecked exclusivity: one connection's state, used by one access at a
   // time (a dynamic check of each `kept(&…)` cost a delete 117 instructions).
   @exclusivity(unchecked) private var deleteStatement: Statement?
@@ -38,6 +44,7 @@ final class RecordKeyStatements {
     keyIndexes = positions.contains(nil) ? nil : positions.compactMap { $0 }
     keyCondition = primaryKey.columns.map { "\($0.quotedDatabaseIdentifier)\(equality)?" }
       .joined(separator: " AND ")
+    existsSelection = equality == "=" ? "1" : "*"
     keyIsRowID = primaryKey.rowIDColumn != nil || primaryKey.isHiddenRowID
   }
 
@@ -83,7 +90,8 @@ final class RecordKeyStatements {
     if keyIsRowID, db.wantsRowIDRestrictions, case .int64(let rowID) = value.storage {
       restriction = RowIDRestriction(table: table, rowIDs: [rowID])
     }
-    return try statement.withFirstStep(in: db, restriction: restriction) { _ in () } != nil
+    return try statement.withFirstStep(in: db, restriction: restriction) { sqlite3_column_int64($0, 0) != 0 }
+      ?? false
   }
 
   /// Deletes the row whose key is `value` (a key of one column); returns
@@ -96,17 +104,25 @@ final class RecordKeyStatements {
   }
 
   /// `DELETE FROM table WHERE key = ?`, made on first use.
-  func delete(_ db: Database) throws -> Statement { try kept(&deleteStatement, "DELETE", db) }
+  func delete(_ db: Database) throws -> Statement {
+    try kept(&deleteStatement, "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE \(keyCondition)", db)
+  }
 
-  /// `SELECT 1 FROM table WHERE key = ?`, made on first use.
-  func exists(_ db: Database) throws -> Statement { try kept(&existsStatement, "SELECT 1", db) }
+  /// `SELECT EXISTS (SELECT 1 FROM table WHERE key = ?)`, made on first
+  /// use: one row, whose value answers, as GRDB asks it.
+  func exists(_ db: Database) throws -> Statement {
+    try kept(
+      &existsStatement,
+      "SELECT EXISTS (SELECT \(existsSelection) FROM \(table.quotedDatabaseIdentifier) WHERE \(keyCondition))",
+      db)
+  }
 
-  /// The statement kept in `statement`, or `head FROM table WHERE key = ?`,
-  /// made and kept there.
-  private func kept(_ statement: inout Statement?, _ head: String, _ db: Database) throws -> Statement {
+  /// The statement kept in `statement`, or one compiled from `sql`, kept there.
+  private func kept(_ statement: inout Statement?, _ sql: @autoclosure () -> String, _ db: Database) throws
+    -> Statement
+  {
     if let statement { return statement }
-    let made = try db.cachedStatement(
-      sql: "\(head) FROM \(table.quotedDatabaseIdentifier) WHERE \(keyCondition)")
+    let made = try db.cachedStatement(sql: sql())
     statement = made
     return made
   }

@@ -101,8 +101,11 @@ struct AllocationCountTests {
     // filter(sql:), is found by its shape as expressions are (8 in a release
     // build, 19 when its SQL was rendered at each request).
     AllocationLimit(workload: "record-fetch-all-keys", maximum: 61.01),
-    // (34 here with the debug build's rendering of the one-row check: 33 before.)
-    AllocationLimit(workload: "request-filter-sql-fetch-one", maximum: 34.01),
+    // (34 here with the debug build's rendering of the one-row check: 33
+    // before; 35 since a filter that names no unique key makes that
+    // rendering ask whether the selection aggregates the rows too, as GRDB
+    // writes no LIMIT 1 then. The release count is unchanged.)
+    AllocationLimit(workload: "request-filter-sql-fetch-one", maximum: 35.01),
     AllocationLimit(workload: "statement-insert", maximum: 4.01),
     // record.insert: the boxed values of the Encoder's generic calls, and
     // SQLite's. The encoder and its keyed container are kept from one record

@@ -77,7 +77,8 @@ struct RecordKeyStatementsTests {
         for id in 2...4 { found.append(try Counter(id: Int64(id), name: "", hits: 0).exists(db)) }
       }
       #expect(found == [true, true, false])
-      #expect(exists == Array(repeating: "SELECT 1 FROM \"counter\" WHERE \"id\"=?", count: 3))
+      #expect(
+        exists == Array(repeating: "SELECT EXISTS (SELECT 1 FROM \"counter\" WHERE \"id\"=?)", count: 3))
       var deleted: [Bool] = []
       let delete = try capturedSQL(db) {
         for id in [2, 2, 3] { deleted.append(try Counter(id: Int64(id), name: "", hits: 0).delete(db)) }
@@ -224,7 +225,7 @@ struct RecordKeyStatementsTests {
       #expect(results == [true, false, true, false, false, false, false])
       // A key given as a value is written as GRDB's query interface writes
       // it; a record's own statements as GRDB's record SQL (`"id"=?`).
-      let exists = "SELECT 1 FROM \"counter\" WHERE \"id\" = ?"
+      let exists = "SELECT EXISTS (SELECT * FROM \"counter\" WHERE \"id\" = ?)"
       let delete = "DELETE FROM \"counter\" WHERE \"id\" = ?"
       #expect(statements == [exists, exists, delete, delete, exists])
       #expect(try Counter.fetchAll(db).map(\.id) == [1, 3])
