@@ -76,7 +76,12 @@ struct CountAndAggregateSQLTests {
       #expect(
         try counted(db, reader.select(max(Column("age"))))
           == (1, 1, #"SELECT COUNT(*) FROM (SELECT MAX("age") FROM "reader")"#))
-      // A filter may name an alias of the selection: the count keeps it.
+      // A filter may name an alias of the selection: the count keeps it
+      // (`COUNT(*) FROM "reader" WHERE years > 20` failed: no such column).
+      let renamed = reader.select(AllColumns(), Column("age").forKey("years")).filter(sql: "years > 20")
+      #expect(
+        try counted(db, renamed)
+          == (2, 2, #"SELECT COUNT(*) FROM (SELECT *, "age" AS "years" FROM "reader" WHERE years > 20)"#))
       let aliased = reader.select(AllColumns(), (Column("age") + 1).forKey("next")).filter(sql: "next > 30")
       #expect(
         try counted(db, aliased)
