@@ -6,8 +6,8 @@ public enum RecordError: Error, Sendable, CustomStringConvertible, Equatable {
   public var description: String {
     switch self {
     case .recordNotFound(let table, let key):
-      let keyText = key.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-      return "Key not found in table \(table): [\(keyText)]"
+      // Printed as a row, as GRDB prints it: `[id:1]` (columns by name).
+      return "Key not found in table \(table): \(Row(key))"
     }
   }
 }

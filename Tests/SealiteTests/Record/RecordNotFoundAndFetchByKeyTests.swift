@@ -47,7 +47,7 @@ struct RecordNotFoundAndFetchByKeyTests {
         let error = Hero.recordNotFound(db, key: 42)
         #expect(
           error as? RecordError == .recordNotFound(databaseTableName: "hero", key: ["id": 42.databaseValue]))
-        #expect(String(describing: error) == "Key not found in table hero: [id: 42]")
+        #expect(String(describing: error) == "Key not found in table hero: [id:42]")
         let byID = Hero.recordNotFound(db, id: 7)
         #expect(
           byID as? RecordError == .recordNotFound(databaseTableName: "hero", key: ["id": 7.databaseValue]))
@@ -68,7 +68,7 @@ struct RecordNotFoundAndFetchByKeyTests {
     #expect(
       error
         == .recordNotFound(databaseTableName: "membership", key: ["heroId": 1.databaseValue, "guild": .null]))
-    #expect(error.description == "Key not found in table membership: [guild: NULL, heroId: 1]")
+    #expect(error.description == "Key not found in table membership: [guild:NULL heroId:1]")
   }
 
   @Test(
@@ -84,7 +84,7 @@ struct RecordNotFoundAndFetchByKeyTests {
               databaseTableName: "membership",
               key: ["heroId": 9.databaseValue, "guild": "green".databaseValue]))
         #expect("\(error)".contains("table membership"))
-        #expect("\(error)" == "Key not found in table membership: [guild: \"green\", heroId: 9]")
+        #expect("\(error)" == "Key not found in table membership: [guild:\"green\" heroId:9]")
       }
     }
   }

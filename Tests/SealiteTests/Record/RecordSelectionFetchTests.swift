@@ -245,7 +245,7 @@ struct RecordSelectionFetchTests {
           Issue.record("expected recordNotFound")
         } catch let error as RecordError {
           #expect(error == .recordNotFound(databaseTableName: "player", key: ["id": 99.databaseValue]))
-          #expect(error.description == "Key not found in table player: [id: 99]")
+          #expect(error.description == "Key not found in table player: [id:99]")
         }
       }
     }
