@@ -177,8 +177,15 @@ extension Data: DatabaseValueConvertible, SingleLookupColumnConvertible {
   /// sit in every loop that binds values, blobs or not.
   @inline(never)
   public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
-    // An empty Data may have no address, which sqlite3_bind_blob binds as NULL.
-    if isEmpty { return sqlite3_bind_zeroblob(sqliteStatement, index, 0) }
+    // An empty Data may have no address, which sqlite3_bind_blob binds as
+    // NULL: the empty blob is bound from a byte of the stack, so that traces
+    // show it as `x''`, as GRDB's do (a zeroblob shows as `zeroblob(0)`).
+    if isEmpty {
+      var byte: UInt8 = 0
+      return withUnsafePointer(to: &byte) {
+        sqlite3_bind_blob(sqliteStatement, index, $0, 0, sqliteTransient)
+      }
+    }
     return withUnsafeBytes { buffer in
       sqlite3_bind_blob(sqliteStatement, index, buffer.baseAddress, CInt(buffer.count), sqliteTransient)
     }

@@ -262,15 +262,18 @@ extension MutablePersistableRecord {
   }
 
   /// Modifies the record, then updates only the columns that changed; runs no
-  /// statement and returns false when nothing changed.
+  /// statement and returns false when nothing changed. The record is encoded
+  /// before `modify` runs: a class modified in place is compared with what it
+  /// was, as in GRDB.
   @discardableResult
   public mutating func updateChanges(
     _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
     modify: (inout Self) throws -> Void
   ) throws -> Bool {
-    let original = self
-    try modify(&self)
-    return try updateChanges(db, onConflict: conflictResolution, from: original)
+    let changes = try databaseChanges(modify: modify)
+    guard !changes.isEmpty else { return false }
+    try update(db, onConflict: conflictResolution, columns: Array(changes.keys))
+    return true
   }
 
   /// Updates the record if a row has its primary key, inserts it otherwise.

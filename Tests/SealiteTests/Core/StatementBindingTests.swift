@@ -87,6 +87,24 @@ struct StatementBindingTests {
     #expect(result.stored == Data().databaseValue)
   }
 
+  @Test("an empty Data is traced as x'', as GRDB traces it")
+  func emptyDataTrace() throws {
+    var configuration = Configuration()
+    configuration.publicStatementArguments = true
+    let dbQueue = try DatabaseQueue(configuration: configuration)
+    try dbQueue.inDatabase { db in
+      let traced = Locked<[String]>([])
+      db.trace { event in
+        if case .statement(let statement) = event { traced.withLock { $0.append(statement.expandedSQL) } }
+      }
+      _ = try Data.fetchOne(db, sql: "SELECT ?", arguments: [Data()])
+      _ = try Data.fetchOne(db, sql: "SELECT ?", arguments: [Data([0x66, 0x6f])])
+      #expect(traced.withLock { $0 } == ["SELECT x''", "SELECT x'666f'"])
+      #expect(try Data.fetchOne(db, sql: "SELECT ?", arguments: [Data()]) == Data())
+      #expect(try String.fetchOne(db, sql: "SELECT typeof(?)", arguments: [Data()]) == "blob")
+    }
+  }
+
   @Test("a string with a NUL character binds all its bytes")
   func stringWithNul() throws {
     let directory = TemporaryDirectory()

@@ -24,6 +24,35 @@ struct RecordChangesFromTests {
     var NAME: String?
   }
 
+  /// A class that is no `Record`: modified in place, through the same reference.
+  private final class ClassPlayer: Codable, PersistableRecord {
+    static let databaseTableName = "player"
+    var id: Int64
+    var name: String?
+    init(id: Int64, name: String?) {
+      self.id = id
+      self.name = name
+    }
+  }
+
+  @Test("updateChanges(_:modify:) of a class compares it with what it was before modify, as GRDB does")
+  func classModifiedInPlace() throws {
+    try DatabaseQueue().write { db in
+      try db.execute(
+        sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER, bonus REAL)")
+      var player = ClassPlayer(id: 1, name: "Arthur")
+      try player.insert(db)
+      var updated = false
+      var sql = try capturedSQL(db) { updated = try player.updateChanges(db) { $0.name = nil } }
+      #expect(updated)
+      #expect(sql == [#"UPDATE "player" SET "name"=? WHERE "id"=?"#])
+      #expect(try String.fetchOne(db, sql: "SELECT IFNULL(name, 'null') FROM player") == "null")
+      sql = try capturedSQL(db) { updated = try player.updateChanges(db) { $0.name = nil } }
+      #expect(!updated)
+      #expect(sql.isEmpty)
+    }
+  }
+
   @Test("a column the other record lacks counts as NULL there")
   func narrowerRecord() throws {
     let old = NarrowPlayer(ID: 1, NAME: "Arthur")
