@@ -319,6 +319,15 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
           db, context, conflictResolution: conflictResolution, assignments: assignments)
       }
     }
+    // SQLite does not count the rows that the INSTEAD OF triggers of a view
+    // change (sqlite3_changes): a view counts every change of the statement,
+    // as GRDB counts them. (Asked as "not a table": that answer is kept
+    // until the schema changes.)
+    if try !db.tableExists(relation.tableName) {
+      let before = db.totalChangesCount
+      try db.execute(sql: sql, arguments: arguments)
+      return db.totalChangesCount - before
+    }
     try db.execute(sql: sql, arguments: arguments)
     return db.changesCount
   }

@@ -42,8 +42,12 @@ struct RequestWriteShapeTests {
       }
       #expect(changes == [1, 1, 0, 1])
       #expect(try scores(db) == [11, 20, 33, 40, 50, 66])
-      #expect(Set(statements) == ["UPDATE \"item\" SET \"score\" = ? WHERE \"id\" = ?"], "\(statements)")
-      #expect(statements.count == 4)
+      // Besides, the first call asks once whether "item" is a table (a view
+      // counts its changes otherwise): the answer is kept.
+      let writes = statements.filter { !$0.contains("sqlite_master") }
+      #expect(statements.count - writes.count == 1, "\(statements)")
+      #expect(Set(writes) == ["UPDATE \"item\" SET \"score\" = ? WHERE \"id\" = ?"], "\(statements)")
+      #expect(writes.count == 4)
     }
   }
 
@@ -70,7 +74,10 @@ struct RequestWriteShapeTests {
       }
       #expect(changes == [1, 0, 2])
       #expect(try Int.fetchAll(db, sql: "SELECT id FROM item ORDER BY id") == [1, 2, 3])
-      #expect(Set(statements) == ["DELETE FROM \"item\" WHERE \"id\" > ?"], "\(statements)")
+      let writes = statements.filter { !$0.contains("sqlite_master") }
+      #expect(statements.count - writes.count == 1, "\(statements)")
+      #expect(Set(writes) == ["DELETE FROM \"item\" WHERE \"id\" > ?"], "\(statements)")
+      #expect(writes.count == 3)
     }
   }
 
