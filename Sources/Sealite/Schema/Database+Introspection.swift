@@ -3,9 +3,12 @@ extension Database {
 
   /// True if the table exists (in the main or temp schema, or in `schemaName`).
   public func tableExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+    // A named schema's facts are not kept, and its name is checked by the
+    // query below: not through the cache, which would check it again.
+    if schemaName != nil { return try schemaObjectExists(type: "table", name: name, in: schemaName) }
     // Remembered until the schema changes: a request's filters ask for each
     // fetch (to tell observations which rowids it reads).
-    try cachedSchemaFact(\.tableExistence, name, in: schemaName) {
+    return try cachedSchemaFact(\.tableExistence, name, in: schemaName) {
       try schemaObjectExists(type: "table", name: name, in: schemaName)
     }
   }
