@@ -132,8 +132,9 @@ extension SQLAssociation {
     root.selection = [SQLSelection(impl: .expression(try selection(db, root.alias)))]
     root.ordering = []
     root.prefetches = []
+    // A pivot's ordering (kept in prefetches) orders nothing here.
     root.joins = root.joins.map { join in
-      var join = join
+      var join = join.unordered()
       join.isIncluded = false
       return join
     }

@@ -65,7 +65,8 @@ extension Database {
       } else {
         referenced = try referencedPrimaryKey()
       }
-      return ResolvedForeignKey(referencing: entry.from, referenced: referenced)
+      // Columns the program names are written as it spells them (GRDB's rule).
+      return ResolvedForeignKey(referencing: explicit?.originColumns ?? entry.from, referenced: referenced)
     }
     if let explicit {
       let referenced = try explicit.destinationColumns ?? referencedPrimaryKey()

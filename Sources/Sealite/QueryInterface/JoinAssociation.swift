@@ -29,8 +29,10 @@ extension JoinAssociation {
         condition(TableAlias(alias: origin), TableAlias(alias: destination)).sqlExpression
       }
     }
-    sqlAssociation = SQLAssociation(
-      steps: [.init(kind: .join(join), originTable: originTable, relation: destination, foreignKey: nil)],
-      key: .inflected(destination.tableName))
+    sqlAssociation = SQLAssociation(steps: [
+      .init(
+        kind: .join(join), originTable: originTable, relation: destination, foreignKey: nil,
+        key: .inflected(destination.tableName))
+    ])
   }
 }

@@ -10,17 +10,17 @@ extension SQLAssociation {
     _ kind: Step.Kind, from originTable: String, to destination: SQLRelation, key: String?,
     using foreignKey: ForeignKey?
   ) {
-    let step = Step(kind: kind, originTable: originTable, relation: destination, foreignKey: foreignKey)
-    self.init(
-      steps: [step], key: key.map { .fixed($0, isPlural: step.isToMany) } ?? .inflected(destination.tableName)
-    )
+    var step = Step(
+      kind: kind, originTable: originTable, relation: destination, foreignKey: foreignKey,
+      key: .inflected(destination.tableName))
+    if let key { step.key = .fixed(key, isPlural: step.isToMany) }
+    self.init(steps: [step])
   }
 
   /// The association that follows `pivot`, then `target` from the pivot's
   /// destination. Its key is `key`, or else the target's.
   init(through pivot: SQLAssociation, using target: SQLAssociation, key: String?) {
-    let steps = pivot.steps + target.steps
-    self.init(
-      steps: steps, key: key.map { .fixed($0, isPlural: steps.contains(where: \.isToMany)) } ?? target.key)
+    self.init(steps: pivot.steps + target.steps)
+    if let key { self.key = .fixed(key, isPlural: isToMany) }
   }
 }

@@ -26,10 +26,9 @@ extension SQLAssociation {
       for index in 0..<(steps.count - 1) {
         var relation = steps[index].relation.copiedAlias()
         if index == 0 { firstAlias = relation.alias }
-        relation.edit {
-          $0.selection = []
-          $0.ordering = []
-        }
+        // A pivot is not selected; its ordering orders the destination rows
+        // after their own (GRDB's rule).
+        relation.edit { $0.selection = [] }
         if let inner { relation.edit { $0.joins.append(inner) } }
         let next = steps[index + 1]
         inner = SQLJoin(

@@ -19,6 +19,10 @@ public struct SQLAssociation: Sendable {
     var originTable: String
     var relation: SQLRelation
     var foreignKey: ForeignKey?
+    /// The step's own name in fetched rows: a `through` association keeps
+    /// its pivot's key for the pivot's table, so that the pivot joined by
+    /// another use of its association is the same join (GRDB's rule).
+    var key: AssociationKey
 
     var isToMany: Bool {
       if case .hasMany = kind { return true }
@@ -66,8 +70,13 @@ public struct SQLAssociation: Sendable {
   }
 
   var steps: [Step]
-  /// The name of the association in fetched rows and decoded records.
-  var key: AssociationKey
+
+  /// The name of the association in fetched rows and decoded records: its
+  /// destination's key.
+  var key: AssociationKey {
+    get { steps[steps.count - 1].key }
+    set { steps[steps.count - 1].key = newValue }
+  }
 
   var isToMany: Bool { steps.contains { $0.isToMany } }
 
@@ -80,24 +89,22 @@ public struct SQLAssociation: Sendable {
 
   /// The association as a join of its origin: intermediate tables joined,
   /// the destination included (selected) or only joined.
-  func join(kind: SQLJoin.Kind, isIncluded: Bool, isAnnotation: Bool = false) -> SQLJoin {
+  func join(kind: SQLJoin.Kind, isIncluded: Bool, annotationOrder: Int? = nil) -> SQLJoin {
     var join: SQLJoin?
     for (index, step) in steps.enumerated().reversed() {
       var relation = step.relation
       let isDestination = index == steps.count - 1
       if !isDestination {
-        // Intermediate tables are joined, never selected.
-        relation.edit {
-          $0.selection = []
-          $0.ordering = []
-        }
+        // Intermediate tables are joined, never selected; their orderings
+        // apply, as those of any joined table.
+        relation.edit { $0.selection = [] }
       }
       if let inner = join { relation.edit { $0.joins.append(inner) } }
       join = SQLJoin(
         kind: kind, relation: relation,
         condition: { db, parent, child in try step.condition(db, origin: parent, destination: child) },
-        isIncluded: isDestination && isIncluded, key: key.singular, isToMany: isToMany,
-        isAnnotation: isDestination && isAnnotation)
+        isIncluded: isDestination && isIncluded, key: step.key.singular, isToMany: isToMany,
+        annotationOrder: isDestination ? annotationOrder : nil)
     }
     return join!
   }
@@ -258,15 +265,12 @@ extension SQLRelation {
     for index in association.steps.indices where !association.steps[index].relation.alias.isUserAlias {
       association.steps[index].relation = association.steps[index].relation.copiedAlias()
     }
-    let join = association.join(kind: kind, isIncluded: isIncluded, isAnnotation: isAnnotation)
+    let annotationOrder = isAnnotation ? joins.reduce(0) { max($0, $1.lastAnnotationOrder) } + 1 : nil
+    let join = association.join(kind: kind, isIncluded: isIncluded, annotationOrder: annotationOrder)
     // The same association twice under one key is refined, not duplicated
     // (GRDB's rule): required wins over optional, including over joining, and
     // both filters apply.
-    if !isAnnotation,
-      let index = joins.firstIndex(where: {
-        !$0.isAnnotation && $0.key == join.key && $0.relation.tableName == join.relation.tableName
-      })
-    {
+    if let index = joins.firstIndex(where: { $0.canMerge(join) }) {
       joins[index].merge(join)
     } else {
       joins.append(join)

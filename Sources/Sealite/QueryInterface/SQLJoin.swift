@@ -15,18 +15,30 @@ struct SQLJoin: Sendable {
   /// The scope name of the included columns in fetched rows.
   var key: String
   var isToMany: Bool
-  /// Whether the joined columns are selected into the origin's own row
-  /// (`annotated(withRequired:)`), rather than into a scope.
-  var isAnnotation = false
+  /// Set when the joined columns are selected into the origin's own row
+  /// (`annotated(withRequired:)`), rather than into a scope: the rank of the
+  /// annotation among those of the request, whose columns follow the
+  /// origin's in the order they were added (as GRDB appends them to the
+  /// origin's selection), wherever their joins are.
+  var annotationOrder: Int?
+  var isAnnotation: Bool { annotationOrder != nil }
 
   /// The same join, and its nested joins, filtering rows without selecting
   /// any column.
   func selectingNothing() -> SQLJoin {
     var join = self
     join.isIncluded = false
-    join.isAnnotation = false
+    join.annotationOrder = nil
     join.relation.joins = relation.joins.map { $0.selectingNothing() }
     join.relation.prefetches = []
+    return join
+  }
+
+  /// The same join, and its nested joins, without orderings.
+  func unordered() -> SQLJoin {
+    var join = self
+    join.relation.ordering = []
+    join.relation.joins = relation.joins.map { $0.unordered() }
     return join
   }
 
@@ -43,14 +55,16 @@ struct SQLJoin: Sendable {
     return selections
   }
 
-  /// The columns this join (and its nested joins) add to the origin's row.
-  func renderAnnotationSelections(_ context: SQLGenerationContext) throws -> [String] {
-    var selections: [String] = []
-    if isAnnotation {
-      selections += try relation.selection.map { try $0.qualified(with: relation.alias).sql(context) }
-    }
-    for join in relation.joins { selections += try join.renderAnnotationSelections(context) }
-    return selections
+  /// Appends this join and its nested joins that add columns to the
+  /// origin's row.
+  func collectAnnotations(into annotations: inout [SQLJoin]) {
+    if isAnnotation { annotations.append(self) }
+    for join in relation.joins { join.collectAnnotations(into: &annotations) }
+  }
+
+  /// The highest annotation rank of this join and its nested joins, 0 for none.
+  var lastAnnotationOrder: Int {
+    relation.joins.reduce(annotationOrder ?? 0) { max($0, $1.lastAnnotationOrder) }
   }
 
   /// The number of columns this join adds to the origin's row.
@@ -85,12 +99,14 @@ struct SQLJoin: Sendable {
       + relation.joins.flatMap { try $0.havings(db) }
   }
 
-  /// The joined table's orderings (reversed by `reversed()` on the
-  /// association), then those of its own joins.
-  func orderings() throws -> [SQLOrdering] {
+  /// The joined table's orderings, then those of its own joins, reversed
+  /// when either `reversed()` of the association or of the request that
+  /// joins it asks so: reversed twice, they are as written (GRDB's rule).
+  func orderings(reversed parentIsReversed: Bool) throws -> [SQLOrdering] {
+    let isReversed = relation.isReversed != parentIsReversed
     let own = relation.ordering.map { $0.qualified(with: relation.alias) }
-    return try (relation.isReversed ? own.map { try $0.reversed } : own)
-      + relation.joins.flatMap { try $0.orderings() }
+    return try (isReversed ? own.map { try $0.reversed } : own)
+      + relation.joins.flatMap { try $0.orderings(reversed: isReversed) }
   }
 }
 
@@ -106,11 +122,13 @@ extension SQLJoin {
       for join in relation.joins { nested += try join.scopes(db, offset: &offset) }
       return [(key, RowScopeLayout(start: start, width: width, scopes: nested))]
     }
-    // A joined, not included, table adds no scope: its own includes attach to
-    // the parent.
+    // A joined, not included, table adds a scope of no column when it leads
+    // to included ones, which are its scope's own (as in GRDB: the pivot of
+    // a through association is a scope on the way to its destination).
     var nested: [(key: String, layout: RowScopeLayout)] = []
     for join in relation.joins { nested += try join.scopes(db, offset: &offset) }
-    return nested
+    if nested.isEmpty { return [] }
+    return [(key, RowScopeLayout(start: offset, width: 0, scopes: nested))]
   }
 }
 
@@ -125,9 +143,21 @@ extension SQLJoin {
 }
 
 extension SQLJoin {
+  /// Whether `other` is another use of the same association, to be merged
+  /// into this join (GRDB's rule: the same key, and here the same table). A
+  /// table both included in a scope and annotating the origin's row keeps a
+  /// join for each.
+  func canMerge(_ other: SQLJoin) -> Bool {
+    key == other.key && relation.tableName == other.relation.tableName
+      && !(isAnnotation && other.isIncluded) && !(isIncluded && other.isAnnotation)
+  }
+
   /// Refines this join with another use of the same association.
   mutating func merge(_ other: SQLJoin) {
     if other.kind == .inner { kind = .inner }
+    // A through association's pivot, merged with its direct use, may lead
+    // to many rows through either.
+    isToMany = isToMany || other.isToMany
     // The last use's condition wins (they differ only for joins on a
     // condition of the program's), and so do its common table expressions.
     condition = other.condition
@@ -146,20 +176,25 @@ extension SQLJoin {
         relation = merged.relation
       }
       if other.isIncluded { isIncluded = true }
+      if annotationOrder == nil { annotationOrder = other.annotationOrder }
       return
     }
     if other.isIncluded {
       isIncluded = true
       relation.selection = other.relation.selection
     }
+    if let order = other.annotationOrder {
+      // Annotations of one association add up in the origin's row.
+      relation.selection =
+        isAnnotation ? relation.selection + other.relation.selection : other.relation.selection
+      if annotationOrder == nil { annotationOrder = order }
+    }
     relation.filters += other.relation.filters
     if !other.relation.ordering.isEmpty { relation.ordering = other.relation.ordering }
     relation.havingFilters += other.relation.havingFilters
     relation.prefetches += other.relation.prefetches
     for nested in other.relation.joins {
-      if let index = relation.joins.firstIndex(where: {
-        $0.key == nested.key && $0.relation.tableName == nested.relation.tableName
-      }) {
+      if let index = relation.joins.firstIndex(where: { $0.canMerge(nested) }) {
         relation.joins[index].merge(nested)
       } else {
         relation.joins.append(nested)

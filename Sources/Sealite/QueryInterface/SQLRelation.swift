@@ -222,7 +222,15 @@ struct SQLRelation: Sendable {
     registerAliases(context)
     if needsQualifiedColumns { context.qualifiesColumns = true }
     var columns = try selection.map { try $0.qualified(with: alias).sql(context) }
-    for join in joins { columns += try join.renderAnnotationSelections(context) }
+    if !joins.isEmpty {
+      var annotations: [SQLJoin] = []
+      for join in joins { join.collectAnnotations(into: &annotations) }
+      for join in annotations.sorted(by: { $0.annotationOrder! < $1.annotationOrder! }) {
+        columns += try join.relation.selection.map {
+          try $0.qualified(with: join.relation.alias).sql(context)
+        }
+      }
+    }
     for join in joins { columns += try join.renderSelections(context) }
     var sql = with + "SELECT "
     if isDistinct { sql += "DISTINCT " }
@@ -313,14 +321,18 @@ struct SQLRelation: Sendable {
   /// Orderings of this table then of joined tables, reversed if asked. An
   /// unordered request is reversed by primary key.
   func effectiveOrdering(_ db: Database) throws -> [SQLOrdering] {
-    var orderings = try ordering.map { $0.qualified(with: alias) } + joins.flatMap { try $0.orderings() }
+    var orderings = ordering.map { $0.qualified(with: alias) }
+    // Joined tables' orderings are reversed with their own flags (see
+    // SQLJoin.orderings(reversed:)).
+    let joined = joins.isEmpty ? [] : try joins.flatMap { try $0.orderings(reversed: isReversed) }
     if isReversed {
-      if orderings.isEmpty {
+      if orderings.isEmpty && joined.isEmpty {
         let primaryKey = try db.recordPrimaryKey(tableName)
         orderings = primaryKey.columns.map { SQLExpression(.column($0, alias: alias)).sqlOrdering }
       }
       orderings = try orderings.map { try $0.reversed }
     }
+    if !joined.isEmpty { orderings += joined }
     return orderings
   }
 

@@ -432,10 +432,10 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
 extension Row {
   /// True for the scope of an optional association that matched no row: all
-  /// its values are NULL.
-  var isEmptyScope: Bool {
-    (0..<count).allSatisfy { isNull(atUncheckedIndex: $0) }
-  }
+  /// its values, and those of its own scopes, are NULL (GRDB's rule: the
+  /// scope of a pivot selects no column, and its scopes say whether it is
+  /// there).
+  var isEmptyScope: Bool { !containsNonNullValue }
 }
 
 /// Decodes an array (or set) of records from prefetched rows.

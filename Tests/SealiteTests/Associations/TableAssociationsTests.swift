@@ -130,8 +130,10 @@ struct TableAssociationsTests {
       let authorBiography = authors.hasOne(Table("biography"))
       let bookBiography = books.hasOne(
         Row.self, through: bookAuthor, using: authorBiography, key: "authorBio")
-      let texts = try books.including(optional: bookBiography).order(Column("id")).fetchAll(db)
-        .map { $0.scopes["authorBio"]?["text"] as String? }
+      let bioRows = try books.including(optional: bookBiography).order(Column("id")).fetchAll(db)
+      // The destination is a scope of the pivot's scope, found at any depth.
+      #expect(bioRows.map(\.scopes.names) == [["author"], ["author"], ["author"]])
+      let texts = bioRows.map { $0.scopesTree["authorBio"]?["text"] as String? }
       #expect(texts == [nil, "Born in Steventon", "Born in Steventon"])
     }
   }
