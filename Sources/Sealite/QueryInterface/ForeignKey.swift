@@ -65,8 +65,12 @@ extension Database {
       } else {
         referenced = try referencedPrimaryKey()
       }
-      // Columns the program names are written as it spells them (GRDB's rule).
-      return ResolvedForeignKey(referencing: explicit?.originColumns ?? entry.from, referenced: referenced)
+      // A key the program gives whole is written as it spells it; one it
+      // gives only the origin columns of is the schema's, spelled as the
+      // schema does (GRDB's rule).
+      let referencing =
+        explicit.flatMap { $0.destinationColumns == nil ? nil : $0.originColumns } ?? entry.from
+      return ResolvedForeignKey(referencing: referencing, referenced: referenced)
     }
     if let explicit {
       let referenced = try explicit.destinationColumns ?? referencedPrimaryKey()

@@ -27,16 +27,18 @@ struct UpsertPlan {
   /// The assignments of the DO UPDATE clause, with `excluded` values.
   func assignments(container: PersistenceContainer, keyColumns: [String]) -> [ColumnAssignment] {
     let protected = Set((keyColumns + conflictTarget).map { $0.nameKey })
+    // The program's assignments come first, then the columns the record
+    // overwrites, as GRDB writes them.
     var result: [ColumnAssignment] = []
-    if strategy == .allColumns {
-      for column in container.columns where !protected.contains(column.nameKey) {
-        result.append(
-          ColumnAssignment(columnName: column, value: SQLExpression(.column(column, alias: excluded))))
-      }
-    }
     for assignment in userAssignments {
       result.removeAll { $0.columnName.sameName(as: assignment.columnName) }
       if assignment.value != nil { result.append(assignment) }
+    }
+    guard strategy == .allColumns else { return result }
+    for column in container.columns where !protected.contains(column.nameKey) {
+      if userAssignments.contains(where: { $0.columnName.sameName(as: column) }) { continue }
+      result.append(
+        ColumnAssignment(columnName: column, value: SQLExpression(.column(column, alias: excluded))))
     }
     return result
   }
@@ -257,7 +259,7 @@ extension MutablePersistableRecord {
     }
     sql += " ON CONFLICT"
     if !plan.conflictTarget.isEmpty {
-      sql += " (\(plan.conflictTarget.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))"
+      sql += "(\(plan.conflictTarget.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))"
     }
     var assignments = plan.assignments(
       container: container, keyColumns: primaryKey.isHiddenRowID ? [] : primaryKey.columns)

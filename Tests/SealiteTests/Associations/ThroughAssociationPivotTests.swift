@@ -195,7 +195,9 @@ struct ThroughAssociationPivotTests {
     }
   }
 
-  @Test("Foreign key columns the program names are written as it spells them")
+  @Test(
+    "A foreign key given whole is written as spelled; one given by its origin columns, as the schema spells it"
+  )
   func foreignKeySpelling() throws {
     let dbQueue = try makeDatabase()
     try dbQueue.read { (db: Database) throws in
@@ -206,7 +208,7 @@ struct ThroughAssociationPivotTests {
       let schemaOnly = A.belongsTo(B.self, using: ForeignKey([Column("BID")]))
       #expect(
         try sql(db, A.joining(required: schemaOnly))
-          == #"SELECT "a".* FROM "a" JOIN "b" ON "b"."id" = "a"."BID""#)
+          == #"SELECT "a".* FROM "a" JOIN "b" ON "b"."id" = "a"."bId""#)
     }
   }
 }

@@ -220,6 +220,27 @@ struct UpsertTests {
     }
   }
 
+  @Test("The DO UPDATE clause lists the program's assignments first, then the overwritten columns, as GRDB")
+  func doUpdateSQL() throws {
+    guard SQLiteFeatures.linked.supports(.returning) else { return }  // The emulation writes no upsert.
+    let dbQueue = try makeDatabase()
+    try dbQueue.write { (db: Database) throws in
+      var arthur = Player(id: 2, name: "Arthur", score: 3)
+      let statements = try capturedSQL(db) {
+        _ = try arthur.upsertAndFetch(db, onConflict: ["name"]) { excluded in
+          [Column("bonus").set(to: Column("bonus") + 1), Column("id").noOverwrite]
+        }
+      }
+      // The first use also reads the schema.
+      #expect(
+        statements.first { $0.hasPrefix("INSERT") }
+          == #"INSERT INTO "player" ("id", "name", "score") VALUES (?,?,?) ON CONFLICT("name") "#
+          + #"DO UPDATE SET "bonus" = "bonus" + ?, "score" = "excluded"."score" RETURNING *, "rowid""#)
+      #expect(try storedArthur(db)?.bonus == 6)
+      #expect(try storedArthur(db)?.score == 3)
+    }
+  }
+
   @Test("noOverwrite keeps a column of the existing row; the others take the inserted values")
   func noOverwrite() throws {
     let dbQueue = try makeDatabase()
