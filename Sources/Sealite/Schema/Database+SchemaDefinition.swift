@@ -100,12 +100,29 @@ extension Database {
       case .add, .addLiteral: return false
       }
     }
+    guard needsRebuild else {
+      // Every statement is written before the first runs (GRDB's order: the
+      // schema queries of references come first).
+      let statements = try alteration.changes.flatMap { try alterationStatements(for: $0, toTable: name) }
+      let work = { for sql in statements { try self.execute(sql: sql) } }
+      if statements.count > 1 && !isInsideTransaction {
+        // Several statements are all or nothing; inside a transaction, as in
+        // a migration, that transaction decides, as in GRDB.
+        try inSavepoint {
+          try work()
+          return .commit
+        }
+      } else {
+        try work()
+      }
+      return
+    }
     let work = {
       for change in alteration.changes {
         try self.apply(change, toTable: name, forcingTableRebuild: forcingTableRebuild)
       }
     }
-    if try needsRebuild && !isInsideTransaction && foreignKeysAreEnforced {
+    if try !isInsideTransaction && foreignKeysAreEnforced {
       // SQLite's procedure: foreign keys off (only possible outside a
       // transaction) so that dropping the old table runs no ON DELETE action,
       // then a check of every foreign key before the commit.
@@ -125,32 +142,44 @@ extension Database {
     }
   }
 
-  private func apply(_ change: TableAlteration.Change, toTable table: String, forcingTableRebuild: Bool)
-    throws
+  /// The statements of a change SQLite makes itself (no table rebuild).
+  private func alterationStatements(for change: TableAlteration.Change, toTable table: String) throws
+    -> [String]
   {
     let quotedTable = table.quotedDatabaseIdentifier
     switch change {
     case .add(let column):
-      try execute(
-        sql:
-          "ALTER TABLE \(quotedTable) ADD COLUMN \(try column.sql(self, tableName: table, tablePrimaryKey: nil))"
-      )
-      if let indexSQL = column.indexSQL(table: table, options: []) { try execute(sql: indexSQL) }
+      let add =
+        "ALTER TABLE \(quotedTable) ADD COLUMN \(try column.sql(self, tableName: table, tablePrimaryKey: nil))"
+      return [add] + (column.indexSQL(table: table, options: []).map { [$0] } ?? [])
     case .addLiteral(let literal):
-      try execute(
-        sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(try SQLExpression(literal: literal).schemaSQL())")
+      return ["ALTER TABLE \(quotedTable) ADD COLUMN \(try SQLExpression(literal: literal).schemaSQL())"]
+    case .rename(let old, let new):
+      return [
+        "ALTER TABLE \(quotedTable) RENAME COLUMN \(old.quotedDatabaseIdentifier) TO \(new.quotedDatabaseIdentifier)"
+      ]
+    case .drop(let column):
+      return ["ALTER TABLE \(quotedTable) DROP COLUMN \(column.quotedDatabaseIdentifier)"]
+    }
+  }
+
+  /// Applies a change of an alteration that rebuilds the table: changes SQLite
+  /// makes itself run as such, the others rebuild.
+  private func apply(_ change: TableAlteration.Change, toTable table: String, forcingTableRebuild: Bool)
+    throws
+  {
+    switch change {
+    case .add, .addLiteral:
+      for sql in try alterationStatements(for: change, toTable: table) { try execute(sql: sql) }
     case .rename(let old, let new):
       if features.supports(.renameColumn) && !forcingTableRebuild {
-        try execute(
-          sql:
-            "ALTER TABLE \(quotedTable) RENAME COLUMN \(old.quotedDatabaseIdentifier) TO \(new.quotedDatabaseIdentifier)"
-        )
+        for sql in try alterationStatements(for: change, toTable: table) { try execute(sql: sql) }
       } else {
         try rebuildTable(table, change: .renameColumn(from: old, to: new))
       }
     case .drop(let column):
       if features.supports(.dropColumn) && !forcingTableRebuild {
-        try execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(column.quotedDatabaseIdentifier)")
+        for sql in try alterationStatements(for: change, toTable: table) { try execute(sql: sql) }
       } else {
         try rebuildTable(table, change: .dropColumn(column))
       }
@@ -285,7 +314,7 @@ extension Database {
     sql += "VIEW "
     if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
     sql += name.quotedDatabaseIdentifier
-    if let columns { sql += "(\(columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))" }
+    if let columns { sql += " (\(columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")))" }
     sql += " AS " + definition
     try execute(sql: sql)
   }

@@ -75,13 +75,17 @@ public final class TableDefinition {
   }
 
   /// Adds a primary key column. It is `NOT NULL`, except an `INTEGER` primary
-  /// key, which is the rowid and gets a value when an insert gives none.
+  /// key, which is the rowid and gets a value when an insert gives none (in a
+  /// WITHOUT ROWID table, SQLite keeps every primary key column NOT NULL).
   @discardableResult
   public func primaryKey(
     _ name: String, _ type: Database.ColumnType, onConflict: Database.ConflictResolution? = nil
   ) -> ColumnDefinition {
     let definition = column(name, type).primaryKey(onConflict: onConflict)
-    if type != .integer || options.contains(.withoutRowID) { definition.notNull() }
+    // An INTEGER PRIMARY KEY is never NULL: a rowid, or the key of a
+    // WITHOUT ROWID table, which SQLite keeps NOT NULL (GRDB writes no
+    // constraint for either).
+    if type != .integer { definition.notNull() }
     return definition
   }
 

@@ -229,6 +229,36 @@ struct SchemaAlterTableTests {
     }
   }
 
+  @Test("alter(table:) runs GRDB's statements: one alone, several in a transaction without a savepoint of their own")
+  func alterStatements() throws {
+    let dbQueue = try DatabaseQueue()
+    try dbQueue.write { db in try makeMusicSchema(db) }
+    let single = try dbQueue.writeWithoutTransaction { db in
+      try capturedSQL(db) {
+        try db.alter(table: "track") { t in t.add(column: "genre", .text).references("artist") }
+      }
+    }
+    #expect(single.last == #"ALTER TABLE "track" ADD COLUMN "genre" TEXT REFERENCES "artist"("id")"#)
+    #expect(!single.contains { $0.hasPrefix("BEGIN") || $0.hasPrefix("SAVEPOINT") })
+    let several = try dbQueue.write { db in
+      try capturedSQL(db) {
+        try db.alter(table: "track") { t in
+          t.add(column: "mood", .text).references("artist")
+          t.add(column: "tempo", .integer).notNull().defaults(to: 120)
+        }
+      }
+    }
+    #expect(
+      Array(several.suffix(2)) == [
+        #"ALTER TABLE "track" ADD COLUMN "mood" TEXT REFERENCES "artist"("id")"#,
+        #"ALTER TABLE "track" ADD COLUMN "tempo" INTEGER NOT NULL DEFAULT 120"#,
+      ])
+    #expect(!several.contains { $0.hasPrefix("SAVEPOINT") })
+    try dbQueue.read { db throws in
+      #expect(try db.columns(in: "track").map(\.name).suffix(3) == ["genre", "mood", "tempo"])
+    }
+  }
+
   @Test("Renaming handles quoted names and leaves look-alike words alone", arguments: [false, true])
   func quotedNames(forcingTableRebuild: Bool) throws {
     let dbQueue = try DatabaseQueue()

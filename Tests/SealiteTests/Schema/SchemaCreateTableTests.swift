@@ -235,6 +235,9 @@ struct SchemaCreateTableTests {
         t.column("value", .text)
       }
       #expect(try storedSQL(db, "kv")?.hasSuffix("WITHOUT ROWID") == true)
+      // GRDB's SQL: the key of a WITHOUT ROWID table is NOT NULL by SQLite's rule.
+      #expect(try storedSQL(db, "kv")?.contains(#""key" INTEGER PRIMARY KEY,"#) == true)
+      #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO kv (value) VALUES ('x')") }
       #expect(throws: DatabaseError.self) { try db.execute(sql: "SELECT rowid FROM kv") }
     }
   }

@@ -106,9 +106,15 @@ struct SchemaIndexAndViewTests {
       let threshold = 1000
       try db.create(view: "hallOfFame", as: "SELECT name FROM player WHERE score > \(threshold)")
       try db.create(view: "hallOfFame", options: .ifNotExists, as: "SELECT 1")
-      try db.create(
-        view: "ranked", options: .temporary, columns: ["who", "points"],
-        asLiteral: "SELECT name, score FROM player WHERE name <> \("O'Brien")")
+      let created = try capturedSQL(db) {
+        try db.create(
+          view: "ranked", options: .temporary, columns: ["who", "points"],
+          asLiteral: "SELECT name, score FROM player WHERE name <> \("O'Brien")")
+      }
+      #expect(
+        created.last
+          == #"CREATE TEMPORARY VIEW "ranked" ("who", "points") AS SELECT name, score FROM player WHERE name <> 'O''Brien'"#
+      )
       #expect(try db.viewExists("hallOfFame"))
       #expect(try !db.tableExists("hallOfFame"))
       #expect(try String.fetchAll(db, sql: "SELECT name FROM hallOfFame") == ["Arthur"])
@@ -136,7 +142,7 @@ struct SchemaIndexAndViewTests {
       }
       #expect(
         sql.last
-          == #"CREATE VIEW "hallOfFame"("who") AS SELECT "name" FROM "player" WHERE ("score" > 1000) AND ("name" <> 'O''Brien')"#
+          == #"CREATE VIEW "hallOfFame" ("who") AS SELECT "name" FROM "player" WHERE ("score" > 1000) AND ("name" <> 'O''Brien')"#
       )
       #expect(try String.fetchAll(db, sql: "SELECT who FROM hallOfFame") == ["Arthur"])
 
