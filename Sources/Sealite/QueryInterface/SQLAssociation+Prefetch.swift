@@ -6,10 +6,25 @@
 extension SQLRelation {
   /// Adds a to-many association fetched with a second query.
   mutating func addPrefetch(_ association: SQLAssociation) {
-    prefetches.append(
-      SQLPrefetch(
-        fetch: { db, rows, watch in try association.prefetch(db, into: rows, watch: watch) },
-        tableNames: association.steps.flatMap { $0.relation.allTableNames }))
+    prefetches.append(SQLPrefetch(association: association))
+  }
+}
+
+/// The joined tables between the fetched rows and the relation that declares
+/// a prefetch: the steps the prefetch follows from the fetched rows' keys (as
+/// GRDB follows them), the keys of their scopes, and the scope the prefetched
+/// rows attach to (that of the last included table, or the row itself).
+struct SQLPrefetchPath: Sendable {
+  var steps: [SQLAssociation.Step] = []
+  var scopeKeys: [String] = []
+  var attachKeys: [String] = []
+}
+
+extension SQLAssociation {
+  /// The association followed from the start of `path` (itself for an empty
+  /// path), under its own key.
+  func following(_ path: [Step]) -> SQLAssociation {
+    path.isEmpty ? self : SQLAssociation(steps: path + steps)
   }
 }
 
@@ -46,7 +61,11 @@ extension SQLAssociation {
   /// Parameters per query: below SQLite's historical limit of 999 variables.
   static let prefetchChunkSize = 500
 
-  func prefetch(_ db: Database, into originRows: [Row], watch: SupplementaryRequestWatch? = nil) throws {
+  /// Fetches the association's rows for `originRows` and attaches each
+  /// row's to it, or to its scope at `attachKeys`.
+  func prefetch(
+    _ db: Database, into originRows: [Row], watch: SupplementaryRequestWatch? = nil, attachKeys: [String] = []
+  ) throws {
     guard !originRows.isEmpty else { return }
     let first = steps[0]
     let pairs = try first.columnPairs(db)
@@ -85,7 +104,8 @@ extension SQLAssociation {
       let key = originColumns.map { column in
         row.index(forColumn: column).map { row.databaseValue(atUncheckedIndex: $0) } ?? .null
       }
-      row.attachPrefetchedRows(self.key.plural, groups[key] ?? [])
+      let target = attachKeys.reduce(row as Row?) { $0?.scopes[$1] }
+      target?.attachPrefetchedRows(self.key.plural, groups[key] ?? [])
     }
   }
 

@@ -104,7 +104,7 @@ public struct SQLAssociation: Sendable {
         kind: kind, relation: relation,
         condition: { db, parent, child in try step.condition(db, origin: parent, destination: child) },
         isIncluded: isDestination && isIncluded, key: step.key.singular, isToMany: isToMany,
-        annotationOrder: isDestination ? annotationOrder : nil)
+        step: step, annotationOrder: isDestination ? annotationOrder : nil)
     }
     return join!
   }

@@ -15,6 +15,10 @@ struct SQLJoin: Sendable {
   /// The scope name of the included columns in fetched rows.
   var key: String
   var isToMany: Bool
+  /// The association step this join follows from its parent, for the
+  /// prefetches of a joined, not included, table (nil for the joins a
+  /// prefetch makes back toward its origin).
+  var step: SQLAssociation.Step?
   /// Set when the joined columns are selected into the origin's own row
   /// (`annotated(withRequired:)`), rather than into a scope: the rank of the
   /// annotation among those of the request, whose columns follow the
@@ -133,12 +137,49 @@ extension SQLJoin {
 }
 
 extension SQLJoin {
-  /// Prefetches of the joined relation, attached to the scope rows it
-  /// produced (or to the parent rows for a joined, not included, table).
-  func prefetch(_ db: Database, into rows: [Row], watch: SupplementaryRequestWatch? = nil) throws {
+  /// Prefetches of the joined relation and of its own joins, for the rows
+  /// fetched at the start of `path`.
+  func prefetch(
+    _ db: Database, into rows: [Row], watch: SupplementaryRequestWatch? = nil, path: SQLPrefetchPath = .init()
+  ) throws {
     guard relation.hasPrefetches else { return }
-    let targets = isIncluded ? rows.compactMap { $0.scopes[key] } : rows
-    try relation.prefetch(db, into: targets, watch: isIncluded ? watch?.appending(key) : watch)
+    guard let step else {
+      // A join a prefetch made: its prefetches attach to its scope rows.
+      let targets = rows.compactMap { $0.scopes[key] }
+      try relation.prefetch(db, into: targets, watch: isIncluded ? watch?.appending(key) : watch)
+      return
+    }
+    // The prefetches of a joined table follow the join from the fetched rows
+    // (GRDB's rule), included or not, and so do those of the tables it joins.
+    // Those of an included table attach to its scope; those of a joined one,
+    // which selects none of its columns, to the row above it.
+    var pathRelation = relation
+    pathRelation.edit {
+      $0.selection = []
+      $0.prefetches = []
+    }
+    let scopeKeys = path.scopeKeys + [key]
+    let attachKeys = isIncluded ? scopeKeys : path.attachKeys
+    let nestedWatch = isIncluded ? watch?.appending(key) : watch
+    func extended(leaving skipped: Int?) -> [SQLAssociation.Step] {
+      var pathStep = step
+      pathStep.relation = pathRelation
+      pathStep.relation.edit { relation in
+        relation.joins = relation.joins.indices.filter { $0 != skipped }.map {
+          relation.joins[$0].selectingNothing()
+        }
+      }
+      return path.steps + [pathStep]
+    }
+    for prefetch in relation.prefetches {
+      try prefetch.association.following(extended(leaving: nil)).prefetch(
+        db, into: rows, watch: nestedWatch, attachKeys: attachKeys)
+    }
+    for (index, join) in relation.joins.enumerated() where join.relation.hasPrefetches {
+      try join.prefetch(
+        db, into: rows, watch: nestedWatch,
+        path: SQLPrefetchPath(steps: extended(leaving: index), scopeKeys: scopeKeys, attachKeys: attachKeys))
+    }
   }
 }
 

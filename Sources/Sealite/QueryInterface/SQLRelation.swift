@@ -183,9 +183,18 @@ struct SQLRelation: Sendable {
   /// Runs the prefetch queries and attaches their rows to `rows`, and to the
   /// scopes of included associations that have prefetches of their own.
   /// `watch` hears of each query before it runs.
-  func prefetch(_ db: Database, into rows: [Row], watch: SupplementaryRequestWatch? = nil) throws {
-    for prefetch in prefetches { try prefetch.fetch(db, rows, watch) }
-    for join in joins { try join.prefetch(db, into: rows, watch: watch) }
+  ///
+  /// `path` holds the joined tables between `rows` and this relation: the
+  /// prefetches follow them from `rows`, as GRDB follows a joined association
+  /// from the fetched rows.
+  func prefetch(
+    _ db: Database, into rows: [Row], watch: SupplementaryRequestWatch? = nil, path: SQLPrefetchPath = .init()
+  ) throws {
+    for prefetch in prefetches {
+      try prefetch.association.following(path.steps).prefetch(
+        db, into: rows, watch: watch, attachKeys: path.attachKeys)
+    }
+    for join in joins { try join.prefetch(db, into: rows, watch: watch, path: path) }
   }
 
   /// True if this relation or an included one fetches to-many associations.
@@ -415,7 +424,8 @@ struct SQLRelation: Sendable {
 /// A to-many association fetched by a second query, whose rows are attached to
 /// the fetched parent rows.
 struct SQLPrefetch: Sendable {
-  let fetch: @Sendable (Database, [Row], SupplementaryRequestWatch?) throws -> Void
+  /// The to-many association fetched by the second query.
+  let association: SQLAssociation
   /// The tables the second query reads (for observation).
-  var tableNames: [String] = []
+  var tableNames: [String] { association.steps.flatMap { $0.relation.allTableNames } }
 }

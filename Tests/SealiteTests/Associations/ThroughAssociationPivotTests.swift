@@ -29,6 +29,13 @@ struct ThroughAssociationPivotTests {
   private struct C: Codable, FetchableRecord, PersistableRecord, Equatable {
     var id: Int64
     var name: String
+    static let ds = hasMany(D.self)
+  }
+
+  private struct D: Codable, FetchableRecord, PersistableRecord, Equatable {
+    var id: Int64
+    var cId: Int64
+    var name: String
   }
 
   private func makeDatabase() throws -> DatabaseQueue {
@@ -42,6 +49,8 @@ struct ThroughAssociationPivotTests {
           INSERT INTO c VALUES (1, 'c1');
           INSERT INTO b VALUES (1, 1, 'b1'), (2, NULL, 'b2');
           INSERT INTO a VALUES (1, 1, 'a1'), (2, 2, 'a2'), (3, NULL, 'a3');
+          CREATE TABLE d (id INTEGER PRIMARY KEY, cId INTEGER NOT NULL REFERENCES c(id), name TEXT NOT NULL);
+          INSERT INTO d VALUES (1, 1, 'd1'), (2, 1, 'd2');
           """)
     }
     return dbQueue
@@ -116,6 +125,62 @@ struct ThroughAssociationPivotTests {
       let infos = try request.asRequest(of: AInfo.self).fetchAll(db)
       #expect(infos.map(\.a.name) == ["a1", "a2", "a3"])
       #expect(infos.map(\.c) == [C(id: 1, name: "c1"), nil, nil])
+    }
+  }
+
+  @Test("A joined table's prefetch follows the join from the origin rows, and attaches to them (GRDB's rule)")
+  func joinedTablePrefetch() throws {
+    struct AInfo: Decodable, FetchableRecord {
+      var a: A
+      var ds: [D]
+    }
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      let request = A.joining(optional: A.c.including(all: C.ds.order(Column("id")))).order(Column("id"))
+      var infos: [AInfo] = []
+      let statements = try capturedSQL(db) { infos = try request.asRequest(of: AInfo.self).fetchAll(db) }
+      #expect(infos.map(\.a.name) == ["a1", "a2", "a3"])
+      #expect(infos.map { $0.ds.map(\.name) } == [["d1", "d2"], [], []])
+      // The second query joins the pivot and the joined table back to the
+      // books' keys, and runs once.
+      #expect(statements.filter { $0.contains(#"FROM "d""#) }.count == 1)
+      let rows = try Row.fetchAll(db, request)
+      #expect(rows.map { $0.prefetchedRows["ds"]?.count } == [2, 0, 0])
+    }
+  }
+
+  @Test(
+    "An included table's prefetch joins back to the fetched rows' keys, and attaches to the table's scope")
+  func includedTablePrefetch() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      var rows: [Row] = []
+      let statements = try capturedSQL(db) {
+        rows = try Row.fetchAll(db, B.including(optional: B.c.including(all: C.ds)).order(Column("id")))
+      }
+      #expect(
+        statements.last
+          == #"SELECT "d".*, "c"."id" AS "grdb_id" FROM "d" JOIN "c" ON ("c"."id" = "d"."cId") AND ("c"."id" = ?)"#
+      )
+      #expect(
+        rows.map { $0.scopes["c"]?.prefetchedRows["ds"]?.map { $0["name"] as String } } == [
+          ["d1", "d2"], [],
+        ])
+      #expect(rows.first?.scopes["c"]?.prefetchedRows["ds"]?.first?["grdb_id"] == 1)
+    }
+  }
+
+  @Test("An included table under a joined one gets its prefetched rows in its scope")
+  func includedUnderJoinedPrefetch() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      let request = A.joining(optional: A.b.including(optional: B.c.including(all: C.ds))).order(Column("id"))
+      let rows = try Row.fetchAll(db, request)
+      #expect(rows.map { $0.scopes["b"]?.scopes["c"]?["name"] as String? } == ["c1", nil, nil])
+      #expect(
+        rows.map { $0.scopesTree["c"]?.prefetchedRows["ds"]?.map { $0["name"] as String } } == [
+          ["d1", "d2"], [], [],
+        ])
     }
   }
 
