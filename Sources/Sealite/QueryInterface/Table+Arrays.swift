@@ -9,6 +9,14 @@ extension Table {
     all().select(selection)
   }
 
+  /// The given columns or expressions, fetched as `type`:
+  /// `Table("player").select([Column("name")], as: String.self)`.
+  public func select<T>(_ selection: [any SQLSelectable], as type: T.Type = T.self) -> QueryInterfaceRequest<
+    T
+  > {
+    all().select(selection, as: type)
+  }
+
   /// All columns plus the given ones.
   public func annotated(with selection: [any SQLSelectable]) -> QueryInterfaceRequest<RowDecoder> {
     all().annotated(with: selection)

@@ -52,7 +52,9 @@ struct RawRepresentableWrappersTests {
     }
   }
 
-  @Test("A Table takes arrays of selections and orderings, and deletes by dictionaries of keys")
+  @Test(
+    "A Table takes arrays of selections (fetched as a type too) and orderings, and deletes by dictionaries of keys"
+  )
   func tableArrays() throws {
     let dbQueue = try DatabaseQueue()
     try dbQueue.write { db in
@@ -68,6 +70,10 @@ struct RawRepresentableWrappersTests {
       #expect(annotated.map { $0["double"] as Int } == [20, 40, 60])
       #expect(try player.deleteAll(db, keys: [["name": "Arthur"], ["name": "Craig"]]) == 2)
       #expect(try String.fetchAll(db, player.select(Column("name"))) == ["Barbara"])
+      // An array of selections fetched as a type, given or inferred.
+      #expect(try player.select([Column("name")], as: String.self).fetchOne(db) == "Barbara")
+      let score: Int? = try player.select([Column("score")]).fetchOne(db)
+      #expect(score == 20)
     }
   }
 }
