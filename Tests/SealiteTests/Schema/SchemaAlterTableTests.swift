@@ -229,7 +229,7 @@ struct SchemaAlterTableTests {
     }
   }
 
-  @Test("alter(table:) runs GRDB's statements: one alone, several in a transaction without a savepoint of their own")
+  @Test("alter(table:) runs GRDB's statements: one alone, several in a transaction with no savepoint")
   func alterStatements() throws {
     let dbQueue = try DatabaseQueue()
     try dbQueue.write { db in try makeMusicSchema(db) }
