@@ -29,6 +29,13 @@ public struct SQLAssociation: Sendable {
       return false
     }
 
+    /// Whether the step joins on a foreign key (not on a condition of the
+    /// program's).
+    var followsForeignKey: Bool {
+      if case .join = kind { return false }
+      return true
+    }
+
     /// The join condition between a row of the origin side and one of the
     /// destination side.
     /// The condition that links a row of `origin` to its rows of

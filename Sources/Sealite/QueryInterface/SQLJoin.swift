@@ -143,9 +143,13 @@ extension SQLJoin {
     _ db: Database, into rows: [Row], watch: SupplementaryRequestWatch? = nil, path: SQLPrefetchPath = .init()
   ) throws {
     guard relation.hasPrefetches else { return }
-    guard let step else {
-      // A join a prefetch made: its prefetches attach to its scope rows.
-      let targets = rows.compactMap { $0.scopes[key] }
+    guard let step, step.followsForeignKey else {
+      // A join on a condition of the program's (to a common table
+      // expression) has no key to follow back from the fetched rows: the
+      // prefetches of an included one use its scope rows' columns (GRDB stops
+      // the program there).
+      let base = rows.compactMap { row in path.scopeKeys.reduce(row as Row?) { $0?.scopes[$1] } }
+      let targets = isIncluded ? base.compactMap { $0.scopes[key] } : base
       try relation.prefetch(db, into: targets, watch: isIncluded ? watch?.appending(key) : watch)
       return
     }

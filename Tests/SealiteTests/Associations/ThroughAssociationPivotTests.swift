@@ -170,6 +170,24 @@ struct ThroughAssociationPivotTests {
     }
   }
 
+  @Test("A table included on a condition (a common table expression) prefetches from its scope rows' columns")
+  func conditionJoinPrefetch() throws {
+    let dbQueue = try makeDatabase()
+    try dbQueue.read { (db: Database) throws in
+      let cs = CommonTableExpression<C>(named: "cs", request: C.all())
+      let request = B.with(cs)
+        .including(
+          optional: B.association(to: cs) { b, c in b[Column("cId")] == c[Column("id")] }.including(all: C.ds)
+        )
+        .order(Column("id"))
+      let rows = try Row.fetchAll(db, request)
+      #expect(
+        rows.map { $0.scopes["c"]?.prefetchedRows["ds"]?.map { $0["name"] as String } } == [
+          ["d1", "d2"], [],
+        ])
+    }
+  }
+
   @Test("An included table under a joined one gets its prefetched rows in its scope")
   func includedUnderJoinedPrefetch() throws {
     let dbQueue = try makeDatabase()
