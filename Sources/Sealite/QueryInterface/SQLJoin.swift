@@ -15,9 +15,9 @@ struct SQLJoin: Sendable {
   /// The scope name of the included columns in fetched rows.
   var key: String
   var isToMany: Bool
-  /// The association step this join follows from its parent, for the
-  /// prefetches of a joined, not included, table (nil for the joins a
-  /// prefetch makes back toward its origin).
+  /// The association step this join follows from its parent: the prefetches
+  /// of the joined table follow it from the fetched rows (nil for the joins
+  /// a prefetch makes back toward its origin).
   var step: SQLAssociation.Step?
   /// Set when the joined columns are selected into the origin's own row
   /// (`annotated(withRequired:)`), rather than into a scope: the rank of the
