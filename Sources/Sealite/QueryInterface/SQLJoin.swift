@@ -156,34 +156,26 @@ extension SQLJoin {
     // The prefetches of a joined table follow the join from the fetched rows
     // (GRDB's rule), included or not, and so do those of the tables it joins.
     // Those of an included table attach to its scope; those of a joined one,
-    // which selects none of its columns, to the row above it.
-    var pathRelation = relation
-    pathRelation.edit {
+    // which selects none of its columns, to the row above it. The parent's
+    // step on the path joins this table already: the path follows this join
+    // instead.
+    var steps = path.steps
+    if let last = steps.indices.last {
+      steps[last].relation.edit { $0.joins.removeAll { $0.relation.alias === relation.alias } }
+    }
+    var pathStep = step
+    pathStep.relation = relation
+    pathStep.relation.edit {
       $0.selection = []
       $0.prefetches = []
+      $0.joins = $0.joins.map { $0.selectingNothing() }
     }
     let scopeKeys = path.scopeKeys + [key]
-    let attachKeys = isIncluded ? scopeKeys : path.attachKeys
-    let nestedWatch = isIncluded ? watch?.appending(key) : watch
-    func extended(leaving skipped: Int?) -> [SQLAssociation.Step] {
-      var pathStep = step
-      pathStep.relation = pathRelation
-      pathStep.relation.edit { relation in
-        relation.joins = relation.joins.indices.filter { $0 != skipped }.map {
-          relation.joins[$0].selectingNothing()
-        }
-      }
-      return path.steps + [pathStep]
-    }
-    for prefetch in relation.prefetches {
-      try prefetch.association.following(extended(leaving: nil)).prefetch(
-        db, into: rows, watch: nestedWatch, attachKeys: attachKeys)
-    }
-    for (index, join) in relation.joins.enumerated() where join.relation.hasPrefetches {
-      try join.prefetch(
-        db, into: rows, watch: nestedWatch,
-        path: SQLPrefetchPath(steps: extended(leaving: index), scopeKeys: scopeKeys, attachKeys: attachKeys))
-    }
+    try relation.prefetch(
+      db, into: rows, watch: isIncluded ? watch?.appending(key) : watch,
+      path: SQLPrefetchPath(
+        steps: steps + [pathStep], scopeKeys: scopeKeys, attachKeys: isIncluded ? scopeKeys : path.attachKeys)
+    )
   }
 }
 

@@ -93,13 +93,7 @@ extension Database {
   func alter(table name: String, forcingTableRebuild: Bool, body: (TableAlteration) throws -> Void) throws {
     let alteration = TableAlteration(name: name)
     try body(alteration)
-    let needsRebuild = alteration.changes.contains { change in
-      switch change {
-      case .rename: return forcingTableRebuild || !features.supports(.renameColumn)
-      case .drop: return forcingTableRebuild || !features.supports(.dropColumn)
-      case .add, .addLiteral: return false
-      }
-    }
+    let needsRebuild = alteration.changes.contains { rebuilds($0, forcingTableRebuild: forcingTableRebuild) }
     guard needsRebuild else {
       // Every statement is written before the first runs (GRDB's order: the
       // schema queries of references come first).
@@ -163,26 +157,29 @@ extension Database {
     }
   }
 
+  /// Whether SQLite can not make the change itself, so that the table is
+  /// rebuilt.
+  private func rebuilds(_ change: TableAlteration.Change, forcingTableRebuild: Bool) -> Bool {
+    switch change {
+    case .rename: return forcingTableRebuild || !features.supports(.renameColumn)
+    case .drop: return forcingTableRebuild || !features.supports(.dropColumn)
+    case .add, .addLiteral: return false
+    }
+  }
+
   /// Applies a change of an alteration that rebuilds the table: changes SQLite
   /// makes itself run as such, the others rebuild.
   private func apply(_ change: TableAlteration.Change, toTable table: String, forcingTableRebuild: Bool)
     throws
   {
-    switch change {
-    case .add, .addLiteral:
+    guard rebuilds(change, forcingTableRebuild: forcingTableRebuild) else {
       for sql in try alterationStatements(for: change, toTable: table) { try execute(sql: sql) }
-    case .rename(let old, let new):
-      if features.supports(.renameColumn) && !forcingTableRebuild {
-        for sql in try alterationStatements(for: change, toTable: table) { try execute(sql: sql) }
-      } else {
-        try rebuildTable(table, change: .renameColumn(from: old, to: new))
-      }
-    case .drop(let column):
-      if features.supports(.dropColumn) && !forcingTableRebuild {
-        for sql in try alterationStatements(for: change, toTable: table) { try execute(sql: sql) }
-      } else {
-        try rebuildTable(table, change: .dropColumn(column))
-      }
+      return
+    }
+    switch change {
+    case .rename(let old, let new): try rebuildTable(table, change: .renameColumn(from: old, to: new))
+    case .drop(let column): try rebuildTable(table, change: .dropColumn(column))
+    case .add, .addLiteral: preconditionFailure("SQLite adds columns itself")
     }
   }
 
